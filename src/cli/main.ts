@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/** `prospectdb <command> …`: one module per command, loaded on demand so start-up stays fast. */
+import { isEngineError } from '../errors.js';
+
+type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
+
+const COMMANDS: Record<string, Command> = {
+  generate: { summary: 'write a seeded synthetic snapshot', load: () => import('./commands/generate.js') },
+  load: { summary: 'load a snapshot folder into a database file', load: () => import('./commands/load.js') },
+  info: { summary: 'counts, as_of and format version of a database', load: () => import('./commands/info.js') },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: prospectdb <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nprospectdb <command> --help shows the options of a command.`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`prospectdb: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  return (await command.load()).run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (isEngineError(e)) console.error(`prospectdb: ${e.message} [${e.code}]`);
+    else if (e instanceof Error && e.name === 'TypeError' && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))
+      console.error(`prospectdb: ${e.message}`);
+    else console.error(e);
+    process.exitCode = 1;
+  },
+);

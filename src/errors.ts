@@ -1,0 +1,60 @@
+/**
+ * One error type for the whole engine, with a table of stable codes. Only the facade turns an
+ * `EngineError` into an HTTP status and body; the core throws and never formats responses.
+ */
+
+/** One entry of a 422 body, FastAPI/pydantic v1 style: where, what, and a machine-readable type. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  ctx?: Record<string, unknown>;
+}
+
+export const ERROR_CODES = {
+  VALIDATION: { status: 422, message: 'Request validation failed' },
+  BAD_REQUEST: { status: 400, message: 'Bad request' },
+  UNAUTHORIZED: { status: 401, message: 'Invalid or missing API key' },
+  FORBIDDEN: { status: 403, message: 'You are not entitled to perform this operation' },
+  INSUFFICIENT_CREDITS: {
+    status: 403,
+    message: 'You have insufficient credits to perform this operation. Please purchase additional credits.',
+  },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  CONFLICT: { status: 409, message: 'Conflict' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
+  RATE_LIMITED: { status: 429, message: 'API rate limit exceeded. Please retry after 60 seconds.' },
+  NOT_IMPLEMENTED: { status: 501, message: 'This route is not implemented yet' },
+  INTERNAL: { status: 500, message: 'An internal server error occurred' },
+  SNAPSHOT_NOT_FOUND: { status: 400, message: 'Snapshot files not found' },
+  SNAPSHOT_INVALID: { status: 400, message: 'Snapshot refused: it holds invalid records' },
+  ENGINE_CLOSED: { status: 500, message: 'The engine is closed' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class EngineError extends Error {
+  override readonly name = 'EngineError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Validation issues (422) or any structured detail a caller may want. */
+  readonly issues: ValidationIssue[];
+  readonly detail: unknown;
+
+  constructor(code: ErrorCode, message?: string, options: { issues?: ValidationIssue[]; detail?: unknown } = {}) {
+    super(message ?? ERROR_CODES[code].message);
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.issues = options.issues ?? [];
+    this.detail = options.detail;
+  }
+
+  /** A 422 with one or more issues. */
+  static validation(issues: ValidationIssue[]): EngineError {
+    return new EngineError('VALIDATION', issues[0]?.msg ?? ERROR_CODES.VALIDATION.message, { issues });
+  }
+}
+
+export function isEngineError(e: unknown): e is EngineError {
+  return e instanceof EngineError;
+}

@@ -1,0 +1,25 @@
+/**
+ * prospectdb: an embedded B2B data engine. Load business and prospect snapshots into SQLite, then
+ * match, fetch, count and autocomplete in-process, or serve the HTTP-compatible facade.
+ *
+ * @example
+ * import { openEngine } from 'prospectdb';
+ * const engine = openEngine({ path: 'prospects.db' });
+ * await engine.load('fixtures/demo');
+ * console.log(engine.info().counts);
+ */
+export { openEngine } from './engine.js';
+export type { Engine, EngineCounts, EngineInfo, EngineOptions } from './engine.js';
+export { EngineError, ERROR_CODES, isEngineError } from './errors.js';
+export type { ErrorCode, ValidationIssue } from './errors.js';
+export type { LoadIssue, LoadOptions, LoadProgress, LoadReport, StreamReport } from './store/load.js';
+export type { SnapshotFiles, SnapshotSource, StreamName } from './snapshot/files.js';
+export {
+  BusinessEventRecord,
+  BusinessRecord,
+  EventRecord,
+  Manifest,
+  ProspectEventRecord,
+  ProspectRecord,
+} from './schemas/records.js';
+export * as enums from './schemas/enums.js';

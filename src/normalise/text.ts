@@ -1,0 +1,109 @@
+/**
+ * Text folding shared by every normaliser: one pass over the characters, no regex per character on
+ * the ASCII path (which is almost all of the data), NFKD only when the string holds non-ASCII.
+ */
+
+/** Letters and digits outside ASCII; marks are tested separately because they are dropped, not split on. */
+const NON_ASCII_WORD_CHAR = /[\p{L}\p{N}]/u;
+const COMBINING_MARK = /\p{M}/u;
+
+/** Letters that NFKD leaves alone but that readers treat as accented Latin letters. */
+const SPECIAL_FOLDS: ReadonlyMap<number, string> = new Map([
+  [0x00df, 'ss'], // ß
+  [0x1e9e, 'ss'], // ẞ
+  [0x00e6, 'ae'], // æ
+  [0x00c6, 'ae'], // Æ
+  [0x0153, 'oe'], // œ
+  [0x0152, 'oe'], // Œ
+  [0x00f8, 'o'], // ø
+  [0x00d8, 'o'], // Ø
+  [0x0111, 'd'], // đ
+  [0x0110, 'd'], // Đ
+  [0x00f0, 'd'], // ð
+  [0x00d0, 'd'], // Ð
+  [0x0142, 'l'], // ł
+  [0x0141, 'l'], // Ł
+  [0x00fe, 'th'], // þ
+  [0x00de, 'th'], // Þ
+  [0x0131, 'i'], // dotless ı
+]);
+
+/** Apostrophes join the letters around them ("Macy's" → "macys", "O'Brien" → "obrien", "Int'l" → "intl"). */
+function isApostrophe(c: number): boolean {
+  return c === 0x27 || c === 0x60 || c === 0x2018 || c === 0x2019 || c === 0x02bc;
+}
+
+function hasNonAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return true;
+  return false;
+}
+
+/**
+ * Folds text for comparison: NFKD accent folding, lower case, "&" → " and ", apostrophes removed,
+ * other punctuation → space, whitespace collapsed, trimmed.
+ * @example foldText('  Müller & Söhne, GmbH ') // 'muller and sohne gmbh'
+ */
+export function foldText(s: string): string {
+  return words(s).join(' ');
+}
+
+/**
+ * The words of a text after {@link foldText} ([] when there are none). Tokenises in one pass, copying
+ * whole ASCII runs, so no intermediate folded string is built and split again.
+ * @example words('Acme-Robotics, Inc.') // ['acme', 'robotics', 'inc']
+ */
+export function words(s: string): string[] {
+  const src = hasNonAscii(s) ? s.normalize('NFKD').toLowerCase() : s.toLowerCase();
+  const n = src.length;
+  const out: string[] = [];
+  let word = '';
+  let i = 0;
+  while (i < n) {
+    const c = src.charCodeAt(i);
+    if (isAsciiWordChar(c)) {
+      let j = i + 1;
+      while (j < n && isAsciiWordChar(src.charCodeAt(j))) j++;
+      word += src.slice(i, j);
+      i = j;
+      continue;
+    }
+    if (c < 0x80) {
+      if (!isApostrophe(c)) {
+        if (word.length > 0) out.push(word);
+        word = '';
+        if (c === 0x26) out.push('and');
+      }
+      i++;
+      continue;
+    }
+    if (isApostrophe(c)) {
+      i++;
+      continue;
+    }
+    const cp = src.codePointAt(i) ?? c;
+    const ch = String.fromCodePoint(cp);
+    i += cp > 0xffff ? 2 : 1;
+    const special = SPECIAL_FOLDS.get(cp);
+    if (special !== undefined || NON_ASCII_WORD_CHAR.test(ch)) {
+      word += special ?? ch;
+    } else if (!COMBINING_MARK.test(ch)) {
+      if (word.length > 0) out.push(word);
+      word = '';
+    }
+    // Combining marks (the accents NFKD split off) are dropped without breaking the word.
+  }
+  if (word.length > 0) out.push(word);
+  return out;
+}
+
+function isAsciiWordChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
+}
+
+/** Splits a comma-separated word list written as a template literal (module-load time only). */
+export function commaList(s: string): string[] {
+  return s
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w.length > 0);
+}

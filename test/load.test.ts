@@ -1,0 +1,222 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { pack } from 'msgpackr';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openEngine, type Engine } from '../src/engine.js';
+import { EngineError } from '../src/errors.js';
+import { docCodec } from '../src/store/load.js';
+
+const B1 = 'a'.repeat(32);
+const B2 = 'b'.repeat(32);
+const P1 = '1'.repeat(40);
+const P2 = '2'.repeat(40);
+
+const business = (id: string, extra: Record<string, unknown> = {}) => ({
+  business_id: id,
+  name: 'Acme Robotics, Inc.',
+  domain: 'acmerobotics.com',
+  website: 'https://www.acmerobotics.com',
+  linkedin_profile: 'https://www.linkedin.com/company/acme-robotics',
+  country_code: 'US',
+  region_country_code: 'us-ca',
+  city_name: 'San Francisco',
+  number_of_employees_range: '51-200',
+  yearly_revenue_range: '10M-25M',
+  founded_year: 2019,
+  number_of_locations: 3,
+  naics: 541512,
+  google_category: ['Software company'],
+  is_public_company: false,
+  ...extra,
+});
+
+const prospect = (id: string, businessId: string | null, extra: Record<string, unknown> = {}) => ({
+  prospect_id: id,
+  business_id: businessId,
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  full_name: 'Ada Lovelace',
+  job_title: 'VP of Engineering',
+  job_level_main: 'vice president',
+  job_department_main: 'engineering',
+  emails: [{ address: 'Ada.Lovelace@acmerobotics.com', type: 'professional', status: 'valid', source: 'explorium' }],
+  phone_numbers: [{ phone_number: '+14155550123', type: 'mobile', source: 'explorium' }],
+  ...extra,
+});
+
+const jsonl = (rows: unknown[]) => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
+
+function snapshot(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pdb-snap-'));
+  for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
+  return dir;
+}
+
+const MANIFEST = JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' });
+
+let engines: Engine[] = [];
+const open = (path = ':memory:') => {
+  const e = openEngine({ path });
+  engines.push(e);
+  return e;
+};
+afterEach(() => {
+  for (const e of engines) e.close();
+  engines = [];
+});
+
+describe('snapshot loader', () => {
+  it('loads every stream, derives company fields onto prospects and reports counts', async () => {
+    const engine = open();
+    const dir = snapshot({
+      'manifest.json': MANIFEST,
+      'businesses.jsonl': jsonl([business(B1), business(B2, { name: 'Globex GmbH', country_code: 'de' })]),
+      'prospects.jsonl': jsonl([prospect(P1, B1), prospect(P2, null)]),
+      'events.jsonl': jsonl([
+        { event_id: 'e1', event_name: 'new_product', event_time: '2026-10-01T10:00:00Z', business_id: B1, data: {} },
+        { event_id: 'e2', event_name: 'prospect_changed_role', event_time: '2026-10-02T10:00:00Z', prospect_id: P1 },
+      ]),
+    });
+    const report = await engine.load(dir);
+    expect(report.issueCount).toBe(0);
+    expect(report.streams.map((s) => [s.stream, s.loaded])).toEqual([
+      ['businesses', 2],
+      ['prospects', 2],
+      ['events', 2],
+    ]);
+    expect(engine.info()).toMatchObject({
+      asOf: '2026-11-01T00:00:00Z',
+      formatVersion: 1,
+      counts: { businesses: 2, prospects: 2, events: 2 },
+    });
+    const row = engine.db.prepare('SELECT * FROM prospects WHERE prospect_id = ?').get(P1) as Record<string, unknown>;
+    expect(row).toMatchObject({
+      business_rowid: 1,
+      company_name: 'Acme Robotics, Inc.',
+      company_website: 'https://www.acmerobotics.com',
+      company_linkedin: 'https://www.linkedin.com/company/acme-robotics',
+      company_size: '51-200',
+      company_revenue: '10M-25M',
+      company_age: '6-10',
+      company_locations: '2-5',
+      company_country_code: 'us',
+      company_region_country_code: 'us-ca',
+      company_city_region_country: 'San Francisco, CA, US',
+      company_naics: '541512',
+      company_is_public: 0,
+      company_has_website: 1,
+      has_email: 1,
+      has_phone: 1,
+      job_level: 'vice president',
+    });
+    const orphan = engine.db.prepare('SELECT company_name FROM prospects WHERE prospect_id = ?').get(P2);
+    expect(orphan).toEqual({ company_name: null });
+    const doc = docCodec.unpack(
+      (engine.db.prepare('SELECT doc FROM businesses WHERE business_id = ?').get(B1) as { doc: Buffer }).doc,
+    );
+    expect(doc).toMatchObject({ business_id: B1, country_code: 'us', naics: 541512 });
+    const keys = engine.db
+      .prepare(`SELECT kind, key FROM match_keys WHERE entity = 'prospect' AND row = 1 ORDER BY kind`)
+      .all();
+    expect(keys).toEqual([
+      { kind: 'email', key: 'ada.lovelace@acmerobotics.com' },
+      { kind: 'phone', key: '+14155550123' },
+    ]);
+  });
+
+  it('reports malformed lines, wrong enums, bad ids and duplicates with line numbers and loads the rest', async () => {
+    const engine = open();
+    const dir = snapshot({
+      'businesses.jsonl': jsonl([
+        business(B1),
+        '{not json',
+        business('XYZ'),
+        business(B2, { number_of_employees_range: '10-50' }),
+        '',
+        business(B1, { name: 'Acme again' }),
+        business(B2),
+      ]),
+    });
+    const report = await engine.load(dir);
+    expect(report.streams[0]).toMatchObject({ read: 6, loaded: 2, invalid: 3, duplicates: 1 });
+    expect(report.issues.map((i) => [i.line, i.reason.split(':')[0]])).toEqual([
+      [2, 'invalid JSON'],
+      [3, 'business_id'],
+      [4, 'number_of_employees_range'],
+      [6, 'duplicate id aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa (first at line 1)'],
+    ]);
+    expect(report.issues.every((i) => i.file.endsWith('businesses.jsonl'))).toBe(true);
+    expect(engine.info().counts.businesses).toBe(2);
+  });
+
+  it('in strict mode refuses the whole snapshot and leaves the database unchanged', async () => {
+    const engine = open();
+    await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1)]) }));
+    const before = engine.info();
+    const bad = snapshot({
+      'businesses.jsonl': jsonl([business(B2)]),
+      'prospects.jsonl': jsonl([prospect(P1, B2, { job_level_main: 'overlord' })]),
+    });
+    const error = await engine.load(bad, { strict: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe('SNAPSHOT_INVALID');
+    expect((error as EngineError).detail).toMatchObject({ issueCount: 1 });
+    expect(engine.info()).toEqual(before);
+    expect(engine.db.prepare('SELECT business_id FROM businesses').all()).toEqual([{ business_id: B1 }]);
+  });
+
+  it('reads gzip and MessagePack streams the same as JSON Lines', async () => {
+    const rows = [business(B1), business(B2, { name: 'Globex GmbH' })];
+    const plain = open();
+    await plain.load(snapshot({ 'businesses.jsonl': jsonl(rows) }));
+    const gz = open();
+    await gz.load(snapshot({ 'businesses.jsonl.gz': gzipSync(jsonl(rows)) }));
+    const mp = open();
+    await mp.load(snapshot({ 'businesses.msgpack': Buffer.concat(rows.map((r) => pack(r))) }));
+    const dump = (e: Engine) => e.db.prepare('SELECT business_id, name_key, domain FROM businesses').all();
+    expect(dump(gz)).toEqual(dump(plain));
+    expect(dump(mp)).toEqual(dump(plain));
+  });
+
+  it('gives the same snapshot id when the same snapshot is loaded twice, and reuses a database file', async () => {
+    const dir = snapshot({ 'manifest.json': MANIFEST, 'businesses.jsonl': jsonl([business(B1)]) });
+    const path = join(mkdtempSync(join(tmpdir(), 'pdb-db-')), 'x.db');
+    const engine = open(path);
+    const first = await engine.load(dir);
+    const second = await engine.load(dir);
+    expect(second.snapshotId).toBe(first.snapshotId);
+    engine.close();
+    const reopened = open(path);
+    expect(reopened.info()).toMatchObject({ snapshotId: first.snapshotId, counts: { businesses: 1 } });
+  });
+
+  it('re-derives prospect company fields when only businesses are reloaded', async () => {
+    const engine = open();
+    await engine.load(
+      snapshot({ 'businesses.jsonl': jsonl([business(B1)]), 'prospects.jsonl': jsonl([prospect(P1, B1)]) }),
+    );
+    await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1, { name: 'Acme Renamed Ltd' })]) }));
+    expect(engine.db.prepare('SELECT company_name FROM prospects').get()).toEqual({ company_name: 'Acme Renamed Ltd' });
+  });
+
+  it('refuses a corrupt compressed stream and keeps the previous rows', async () => {
+    const engine = open();
+    await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1)]) }));
+    const corrupt = snapshot({ 'businesses.jsonl.gz': Buffer.from('not gzip at all') });
+    await expect(engine.load(corrupt)).rejects.toMatchObject({
+      code: 'SNAPSHOT_INVALID',
+      message: expect.stringContaining('businesses.jsonl.gz: cannot be read'),
+    });
+    expect(engine.info().counts.businesses).toBe(1);
+  });
+
+  it('names a missing snapshot clearly', async () => {
+    const engine = open();
+    await expect(engine.load('/nonexistent/snapshot')).rejects.toMatchObject({ code: 'SNAPSHOT_NOT_FOUND' });
+    const empty = snapshot({ 'readme.txt': 'nothing here' });
+    await expect(engine.load(empty)).rejects.toMatchObject({ code: 'SNAPSHOT_NOT_FOUND' });
+    expect(readFileSync(join(empty, 'readme.txt'), 'utf8')).toBe('nothing here');
+  });
+});

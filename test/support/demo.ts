@@ -1,0 +1,16 @@
+/** Test support: an engine over the committed demo snapshot, with a fixed clock. */
+import { fileURLToPath } from 'node:url';
+import { openEngine, type Engine, type EngineOptions } from '../../src/engine.js';
+
+export const DEMO_DIR = fileURLToPath(new URL('../../fixtures/demo', import.meta.url));
+/** The demo snapshot's `as_of`. */
+export const DEMO_AS_OF = '2026-11-01T00:00:00Z';
+/** Default clock of demo engines: noon on the day after `as_of`. */
+export const DEMO_NOW = Date.parse('2026-11-01T12:00:00Z');
+
+/** A fresh in-memory engine with the demo snapshot loaded (≈1 s). */
+export async function demoEngine(options: EngineOptions = {}): Promise<Engine> {
+  const engine = openEngine({ clock: () => DEMO_NOW, ...options });
+  await engine.load(DEMO_DIR, { strict: true });
+  return engine;
+}
