@@ -52,6 +52,7 @@ for (const size of sizes) {
   const dbPath = join(DATA, `load-${size}.db`);
   let rows = 0;
   let loadMs = 0;
+  let loadSingleMs = 0;
   let parseMs = 0;
   const bench = new Bench({ iterations: 1, warmupIterations: 0, time: 0, warmup: false });
   bench
@@ -67,6 +68,14 @@ for (const size of sizes) {
       await engine.load(dir);
       loadMs = performance.now() - t;
       engine.close();
+    })
+    .add(`load ${size} (threads: 1)`, async () => {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+      const engine = openEngine({ path: dbPath });
+      const t = performance.now();
+      await engine.load(dir, { threads: 1 });
+      loadSingleMs = performance.now() - t;
+      engine.close();
     });
   await bench.run();
   const reopen = new Bench({ time: 500 });
@@ -76,12 +85,16 @@ for (const size of sizes) {
     engine.close();
   });
   await reopen.run();
-  const reopenMs = reopen.tasks[0]?.result && 'latency' in reopen.tasks[0].result ? reopen.tasks[0].result.latency.mean : NaN;
+  const reopenMs =
+    reopen.tasks[0]?.result && 'latency' in reopen.tasks[0].result
+      ? reopen.tasks[0].result.latency.mean
+      : NaN;
   table.push({
     prospects: size,
     'rows (all streams)': rows,
     'load s': +(loadMs / 1000).toFixed(2),
     'load rows/s': Math.round(rows / (loadMs / 1000)),
+    'load rows/s (threads: 1)': Math.round(rows / (loadSingleMs / 1000)),
     'parse-only rows/s': Math.round(rows / (parseMs / 1000)),
     'load / parse-only': +(parseMs / loadMs).toFixed(3),
     're-open ms': +reopenMs.toFixed(2),

@@ -41,12 +41,15 @@ const prospect = (id: string, businessId: string | null, extra: Record<string, u
   job_title: 'VP of Engineering',
   job_level_main: 'vice president',
   job_department_main: 'engineering',
-  emails: [{ address: 'Ada.Lovelace@acmerobotics.com', type: 'professional', status: 'valid', source: 'explorium' }],
+  emails: [
+    { address: 'Ada.Lovelace@acmerobotics.com', type: 'professional', status: 'valid', source: 'explorium' },
+  ],
   phone_numbers: [{ phone_number: '+14155550123', type: 'mobile', source: 'explorium' }],
   ...extra,
 });
 
-const jsonl = (rows: unknown[]) => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
+const jsonl = (rows: unknown[]) =>
+  rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
 
 function snapshot(files: Record<string, string | Buffer>): string {
   const dir = mkdtempSync(join(tmpdir(), 'pdb-snap-'));
@@ -75,8 +78,19 @@ describe('snapshot loader', () => {
       'businesses.jsonl': jsonl([business(B1), business(B2, { name: 'Globex GmbH', country_code: 'de' })]),
       'prospects.jsonl': jsonl([prospect(P1, B1), prospect(P2, null)]),
       'events.jsonl': jsonl([
-        { event_id: 'e1', event_name: 'new_product', event_time: '2026-10-01T10:00:00Z', business_id: B1, data: {} },
-        { event_id: 'e2', event_name: 'prospect_changed_role', event_time: '2026-10-02T10:00:00Z', prospect_id: P1 },
+        {
+          event_id: 'e1',
+          event_name: 'new_product',
+          event_time: '2026-10-01T10:00:00Z',
+          business_id: B1,
+          data: {},
+        },
+        {
+          event_id: 'e2',
+          event_name: 'prospect_changed_role',
+          event_time: '2026-10-02T10:00:00Z',
+          prospect_id: P1,
+        },
       ]),
     });
     const report = await engine.load(dir);
@@ -91,7 +105,10 @@ describe('snapshot loader', () => {
       formatVersion: 1,
       counts: { businesses: 2, prospects: 2, events: 2 },
     });
-    const row = engine.db.prepare('SELECT * FROM prospects WHERE prospect_id = ?').get(P1) as Record<string, unknown>;
+    const row = engine.db.prepare('SELECT * FROM prospects WHERE prospect_id = ?').get(P1) as Record<
+      string,
+      unknown
+    >;
     expect(row).toMatchObject({
       business_rowid: 1,
       company_name: 'Acme Robotics, Inc.',
@@ -151,6 +168,27 @@ describe('snapshot loader', () => {
     expect(engine.info().counts.businesses).toBe(2);
   });
 
+  it('checks each event payload against its event type', async () => {
+    const engine = open();
+    const event = (id: string, data: Record<string, unknown>) => ({
+      event_id: id,
+      event_name: 'new_funding_round',
+      event_time: '2026-10-01T10:00:00Z',
+      business_id: B1,
+      data,
+    });
+    const report = await engine.load(
+      snapshot({
+        'events.jsonl': jsonl([event('ok', { amount_raised: 5e6 }), event('bad', { amount_raised: 'lots' })]),
+      }),
+    );
+    expect(report.streams[0]).toMatchObject({ loaded: 1, invalid: 1 });
+    expect(report.issues[0]).toMatchObject({
+      line: 2,
+      reason: expect.stringMatching(/^data\.amount_raised: /),
+    });
+  });
+
   it('in strict mode refuses the whole snapshot and leaves the database unchanged', async () => {
     const engine = open();
     await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1)]) }));
@@ -198,7 +236,9 @@ describe('snapshot loader', () => {
       snapshot({ 'businesses.jsonl': jsonl([business(B1)]), 'prospects.jsonl': jsonl([prospect(P1, B1)]) }),
     );
     await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1, { name: 'Acme Renamed Ltd' })]) }));
-    expect(engine.db.prepare('SELECT company_name FROM prospects').get()).toEqual({ company_name: 'Acme Renamed Ltd' });
+    expect(engine.db.prepare('SELECT company_name FROM prospects').get()).toEqual({
+      company_name: 'Acme Renamed Ltd',
+    });
   });
 
   it('refuses a corrupt compressed stream and keeps the previous rows', async () => {

@@ -202,6 +202,32 @@ export const AUTOCOMPLETE_FIELDS = [
 ] as const;
 export type AutocompleteField = (typeof AUTOCOMPLETE_FIELDS)[number];
 
+/** The technographics category keys of api-reference §14.4, in that order. */
+export const TECH_CATEGORIES = [
+  'testing_and_qa',
+  'sales',
+  'prog_langs_and_frameworks',
+  'productivity_and_operations',
+  'product_and_design',
+  'platform_and_storage',
+  'operations_software',
+  'operations_management',
+  'marketing',
+  'it_security',
+  'it_management',
+  'hr',
+  'health_tech',
+  'finance_and_accounting',
+  'ecommerce',
+  'devops_and_development',
+  'customer_management',
+  'computer_networks',
+  'communications',
+  'collaboration',
+  'bi_and_analytics',
+] as const;
+export type TechCategory = (typeof TECH_CATEGORIES)[number];
+
 export const EMAIL_TYPES = ['professional', 'current_professional', 'personal'] as const;
 export const EMAIL_STATUSES = ['valid', 'catch_all', 'invalid'] as const;
 export const CONTACT_DETAILS = ['email', 'phone', 'email_or_phone', 'email_and_phone'] as const;

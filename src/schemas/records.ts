@@ -25,12 +25,19 @@ export const PROSPECT_ID = /^[a-f0-9]{40}$/;
 export const BusinessId = z.string().regex(BUSINESS_ID, 'must be 32 lowercase hex characters');
 export const ProspectId = z.string().regex(PROSPECT_ID, 'must be 40 lowercase hex characters');
 
-const text = z.string().nullish().transform((v) => v ?? null);
+const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 const textList = z
   .array(z.string())
   .nullish()
   .transform((v) => v ?? []);
-const int = z.number().int().nullish().transform((v) => v ?? null);
+const int = z
+  .number()
+  .int()
+  .nullish()
+  .transform((v) => v ?? null);
 
 /** Alpha-2 country code, any case in the file, lower case once loaded. */
 export const CountryCode = z

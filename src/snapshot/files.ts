@@ -48,12 +48,18 @@ function readManifest(path: string): Manifest {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new EngineError('SNAPSHOT_INVALID', `${path}: manifest is not valid JSON (${(e as Error).message})`);
+    throw new EngineError(
+      'SNAPSHOT_INVALID',
+      `${path}: manifest is not valid JSON (${(e as Error).message})`,
+    );
   }
   const parsed = Manifest.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new EngineError('SNAPSHOT_INVALID', `${path}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`);
+    throw new EngineError(
+      'SNAPSHOT_INVALID',
+      `${path}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`,
+    );
   }
   return parsed.data;
 }
@@ -69,8 +75,8 @@ export function resolveSnapshot(source: SnapshotSource): ResolvedSnapshot {
     const manifestPath = join(source, 'manifest.json');
     if (existsSync(manifestPath)) manifest = readManifest(manifestPath);
     for (const stream of STREAMS) {
-      const found = EXTENSIONS.map(([ext, format]) => ({ path: join(source, stream + ext), format })).filter((f) =>
-        existsSync(f.path),
+      const found = EXTENSIONS.map(([ext, format]) => ({ path: join(source, stream + ext), format })).filter(
+        (f) => existsSync(f.path),
       );
       if (found.length > 1) {
         throw new EngineError('SNAPSHOT_INVALID', `${source}: several files for the ${stream} stream`);

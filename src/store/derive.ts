@@ -116,6 +116,11 @@ export function businessKeys(c: BusinessColumns): [kind: string, key: string][] 
   return keys;
 }
 
+/** The `company_website` a prospect shows: the business's website, else `https://` + its domain. */
+export function companyWebsite(b: Pick<BusinessRecord, 'website' | 'domain'>): string | null {
+  return b.website ?? (b.domain ? `https://${b.domain}` : null);
+}
+
 /** The company fields a prospect carries, copied from its business at load time. */
 export interface CompanyColumns {
   business_rowid: number;

@@ -4,31 +4,36 @@
  * file and line, and skipped; strict mode rolls everything back when any line is bad.
  */
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { Packr } from 'msgpackr';
-import type { ZodType } from 'zod';
+import { createReadStream, statSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
 import { EngineError } from '../errors.js';
 import {
-  BusinessRecord,
-  EventRecord,
-  ProspectRecord,
-  type EventRecord as EventRecordT,
-} from '../schemas/records.js';
-import { resolveSnapshot, STREAMS, type SnapshotSource, type StreamFile, type StreamName } from '../snapshot/files.js';
+  resolveSnapshot,
+  STREAMS,
+  type SnapshotSource,
+  type StreamFile,
+  type StreamName,
+} from '../snapshot/files.js';
 import { readBatches } from '../snapshot/read.js';
+import { NO_COMPANY, type CompanyColumns } from './derive.js';
 import {
-  businessColumns,
-  businessKeys,
-  NO_COMPANY,
-  prospectColumns,
-  prospectKeys,
-  type CompanyColumns,
-} from './derive.js';
+  preparer,
+  WORKER_TAG,
+  type Prepared,
+  type PreparedBatch,
+  type StreamSetup,
+  type WorkerMessage,
+} from './load-worker.js';
 import { getMeta, setMeta, type Db } from './open.js';
-import { DROP_ENTITY_INDEXES, ENTITY_INDEXES } from './schema.js';
+import type { TABLE_INDEXES } from './schema.js';
+import { createIndexes, dropIndexes } from './schema.js';
+import type { ProspectRecord } from '../schemas/records.js';
 
-/** The one MessagePack codec for stored documents (plain maps, so any reader can decode them). */
-export const docCodec = new Packr({ useRecords: false, moreTypes: false });
+import { docCodec } from './codec.js';
+import { prospectWire } from './wire.js';
+
+export { docCodec };
 
 export interface LoadIssue {
   file: string;
@@ -70,24 +75,21 @@ export interface LoadOptions {
   onProgress?: (p: LoadProgress) => void;
   /** Clock for `as_of` when the manifest has none. */
   now?: () => number;
+  /**
+   * Worker threads that parse, validate and encode rows while this thread inserts them (JSON Lines
+   * streams of at least 1 MiB; MessagePack streams and small files stay on this thread). 0 turns them
+   * off, the default: on 2 cores (measured at 100k prospects) one worker was not faster than none.
+   */
+  threads?: number;
 }
 
 const ORDER = (s: StreamName) => STREAMS.indexOf(s);
-const SCHEMAS: Record<StreamName, ZodType> = {
-  businesses: BusinessRecord,
-  prospects: ProspectRecord,
-  events: EventRecord,
-};
-
-function issueReason(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
-    .join('; ');
-}
-
 /** Loads a snapshot into `db`. Streams absent from the snapshot keep their current rows. */
-export async function loadSnapshot(db: Db, source: SnapshotSource, options: LoadOptions = {}): Promise<LoadReport> {
+export async function loadSnapshot(
+  db: Db,
+  source: SnapshotSource,
+  options: LoadOptions = {},
+): Promise<LoadReport> {
   const started = performance.now();
   const snapshot = resolveSnapshot(source);
   const files = [...snapshot.files].sort((a, b) => ORDER(a.stream) - ORDER(b.stream));
@@ -103,10 +105,20 @@ export async function loadSnapshot(db: Db, source: SnapshotSource, options: Load
   const streams: StreamReport[] = [];
   const strict = options.strict ?? false;
 
+  const threads = options.threads ?? 0;
+  let poolStart: Promise<LoadPool | undefined> | undefined;
+  const pool = () => (poolStart ??= threads > 0 ? LoadPool.start(threads) : Promise.resolve(undefined));
+
   const hashes = new Map<StreamName, string>();
   const run = async (file: StreamFile) => {
     const hash = createHash('sha256');
-    const result = await loadStream(db, file, { asOfYear, report, hash, onProgress: options.onProgress });
+    const result = await loadStream(db, file, {
+      asOfYear,
+      report,
+      hash,
+      onProgress: options.onProgress,
+      pool,
+    });
     hashes.set(file.stream, hash.digest('hex'));
     streams.push(result);
   };
@@ -115,6 +127,11 @@ export async function loadSnapshot(db: Db, source: SnapshotSource, options: Load
   const rollback = () => {
     if (db.inTransaction) db.exec('ROLLBACK');
   };
+  // Bulk-load pragmas, restored afterwards. `synchronous = OFF` skips the fsyncs of the commit's WAL
+  // checkpoint (measured at 20k prospects: COMMIT 0.93 s → 0.36 s); atomicity is kept (the WAL still
+  // holds each stream's transaction), only durability against power loss is traded until the next sync.
+  const previousSync = db.pragma('synchronous', { simple: true }) as number;
+  if (!db.inTransaction) db.pragma('synchronous = OFF');
   try {
     if (strict) begin();
     for (const file of files) {
@@ -155,6 +172,9 @@ export async function loadSnapshot(db: Db, source: SnapshotSource, options: Load
   } catch (e) {
     rollback();
     throw e;
+  } finally {
+    if (!db.inTransaction) db.pragma(`synchronous = ${previousSync}`);
+    if (poolStart) await (await poolStart)?.close();
   }
 }
 
@@ -163,50 +183,71 @@ interface StreamContext {
   report: (issue: LoadIssue) => void;
   hash: ReturnType<typeof createHash>;
   onProgress: LoadOptions['onProgress'];
+  /** Started on the first stream large enough to use it; `undefined` when threads are off. */
+  pool: () => Promise<LoadPool | undefined>;
 }
 
 async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): Promise<StreamReport> {
-  const result: StreamReport = { stream: file.stream, file: file.path, read: 0, loaded: 0, invalid: 0, duplicates: 0 };
-  const schema = SCHEMAS[file.stream];
-  const insert = inserter(db, file.stream, ctx.asOfYear);
+  const result: StreamReport = {
+    stream: file.stream,
+    file: file.path,
+    read: 0,
+    loaded: 0,
+    invalid: 0,
+    duplicates: 0,
+  };
   const bytesTotal = statSync(file.path).size;
   let bytesRead = 0;
   const onChunk = (chunk: Buffer) => {
     bytesRead += chunk.length;
     ctx.hash.update(chunk);
   };
+  const progress = () => ctx.onProgress?.({ stream: file.stream, rows: result.read, bytesRead, bytesTotal });
 
-  db.exec(DROP_ENTITY_INDEXES);
+  const tables = TABLES_OF[file.stream];
+  for (const t of tables) db.exec(dropIndexes(t));
   clearStream(db, file.stream);
+  const setup: StreamSetup = {
+    stream: file.stream,
+    asOfYear: ctx.asOfYear,
+    loadedAt: Date.now(),
+    companies: file.stream === 'prospects' ? companyRows(db) : undefined,
+  };
+  const insert = inserter(db, file.stream);
   const seen = new Map<string, number>();
-  for await (const batch of unreadable(file.path, readBatches(file.path, file.format, onChunk))) {
-    for (const raw of batch) {
-      result.read++;
-      if (raw.error !== undefined) {
-        result.invalid++;
-        ctx.report({ file: file.path, line: raw.line, reason: raw.error });
-        continue;
-      }
-      const parsed = schema.safeParse(raw.value);
-      if (!parsed.success) {
-        result.invalid++;
-        ctx.report({ file: file.path, line: raw.line, reason: issueReason(parsed.error) });
-        continue;
-      }
-      const id = insert.idOf(parsed.data);
-      const first = seen.get(id);
-      if (first !== undefined) {
-        result.duplicates++;
-        ctx.report({ file: file.path, line: raw.line, reason: `duplicate id ${id} (first at line ${first})` });
-        continue;
-      }
-      seen.set(id, raw.line);
-      insert.row(parsed.data);
-      result.loaded++;
+  const take = (line: number, item: Prepared) => {
+    result.read++;
+    if (typeof item === 'string') {
+      result.invalid++;
+      ctx.report({ file: file.path, line, reason: item });
+      return;
     }
-    ctx.onProgress?.({ stream: file.stream, rows: result.read, bytesRead, bytesTotal });
+    const id = item.values[0] as string;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      result.duplicates++;
+      ctx.report({ file: file.path, line, reason: `duplicate id ${id} (first at line ${first})` });
+      return;
+    }
+    seen.set(id, line);
+    insert(item.values, item.keys);
+    result.loaded++;
+  };
+
+  const pool = file.format !== 'msgpack' && bytesTotal >= THREADED_MIN_BYTES ? await ctx.pool() : undefined;
+  if (pool) {
+    await pool.run(file, setup, onChunk, (batch) => {
+      for (let i = 0; i < batch.items.length; i++) take(batch.lines[i]!, batch.items[i]!);
+      progress();
+    });
+  } else {
+    const prepare = preparer(setup);
+    for await (const batch of unreadable(file.path, readBatches(file.path, file.format, onChunk))) {
+      for (const raw of batch) take(raw.line, raw.error !== undefined ? raw.error : prepare(raw.value));
+      progress();
+    }
   }
-  db.exec(ENTITY_INDEXES);
+  for (const t of tables) db.exec(createIndexes(t));
   return result;
 }
 
@@ -219,6 +260,13 @@ async function* unreadable<T>(path: string, batches: AsyncGenerator<T>): AsyncGe
   }
 }
 
+/** The tables whose secondary indexes a stream's bulk load drops and rebuilds (events keep theirs). */
+const TABLES_OF: Record<StreamName, (keyof typeof TABLE_INDEXES)[]> = {
+  businesses: ['businesses', 'match_keys'],
+  prospects: ['prospects', 'match_keys'],
+  events: [],
+};
+
 function clearStream(db: Db, stream: StreamName): void {
   if (stream === 'businesses') {
     db.exec(`DELETE FROM businesses; DELETE FROM match_keys WHERE entity = 'business';`);
@@ -229,83 +277,62 @@ function clearStream(db: Db, stream: StreamName): void {
   }
 }
 
-interface Inserter {
-  idOf(record: unknown): string;
-  row(record: unknown): void;
-}
-
-function inserter(db: Db, stream: StreamName, asOfYear: number): Inserter {
+// Inserts bind the prepared positional values (see `load-worker.ts`, which builds them in the same
+// column order) through statements prepared once per stream, then the row's match keys.
+function inserter(db: Db, stream: StreamName): (values: unknown[], keys: string[]) => void {
   const key = db.prepare('INSERT INTO match_keys (entity, kind, key, row) VALUES (?, ?, ?, ?)');
+  let sql: string;
   if (stream === 'businesses') {
-    const insert = db.prepare(`INSERT INTO businesses (business_id, name, name_key, domain, host, linkedin_slug,
+    sql = `INSERT INTO businesses (business_id, name, name_key, domain, host, linkedin_slug,
       country_code, region_country_code, city_name, city_region, city_region_country, size, revenue, founded_year,
-      age, number_of_locations, locations, naics, is_public, has_website, doc)
-      VALUES (@business_id, @name, @name_key, @domain, @host, @linkedin_slug, @country_code, @region_country_code,
-      @city_name, @city_region, @city_region_country, @size, @revenue, @founded_year, @age, @number_of_locations,
-      @locations, @naics, @is_public, @has_website, @doc)`);
-    return {
-      idOf: (r) => (r as BusinessRecord).business_id,
-      row(r) {
-        const b = r as BusinessRecord;
-        const cols = businessColumns(b, asOfYear);
-        const rowid = insert.run({ ...cols, doc: docCodec.pack(b) }).lastInsertRowid;
-        for (const [kind, k] of businessKeys(cols)) key.run('business', kind, k, rowid);
-      },
-    };
-  }
-  if (stream === 'prospects') {
-    const companies = companyLookup(db);
-    const insert = db.prepare(`INSERT INTO prospects (prospect_id, business_id, business_rowid, full_name, name_key,
+      age, number_of_locations, locations, naics, is_public, has_website, doc, website_url, linkedin_profile, wire,
+      facets) VALUES (${Array(25).fill('?').join(', ')})`;
+  } else if (stream === 'prospects') {
+    sql = `INSERT INTO prospects (prospect_id, business_id, business_rowid, full_name, name_key,
       linkedin_slug, country_code, region_country_code, job_title, job_level, job_department, total_experience_months,
       current_role_months, has_email, has_phone, company_name, company_website, company_linkedin, company_size,
       company_revenue, company_age, company_locations, company_country_code, company_region_country_code,
-      company_city_region_country, company_naics, company_is_public, company_has_website, doc)
-      VALUES (@prospect_id, @business_id, @business_rowid, @full_name, @name_key, @linkedin_slug, @country_code,
-      @region_country_code, @job_title, @job_level, @job_department, @total_experience_months, @current_role_months,
-      @has_email, @has_phone, @company_name, @company_website, @company_linkedin, @company_size, @company_revenue,
-      @company_age, @company_locations, @company_country_code, @company_region_country_code,
-      @company_city_region_country, @company_naics, @company_is_public, @company_has_website, @doc)`);
-    return {
-      idOf: (r) => (r as ProspectRecord).prospect_id,
-      row(r) {
-        const p = r as ProspectRecord;
-        const cols = prospectColumns(p);
-        const company = (p.business_id && companies.get(p.business_id)) || NO_COMPANY;
-        const rowid = insert.run({ ...cols, ...company, doc: docCodec.pack(p) }).lastInsertRowid;
-        for (const [kind, k] of prospectKeys(p, cols.linkedin_slug)) key.run('prospect', kind, k, rowid);
-      },
-    };
+      company_city_region_country, company_naics, company_is_public, company_has_website, doc, wire, facets)
+      VALUES (${Array(31).fill('?').join(', ')})`;
+  } else {
+    sql = `INSERT INTO events (event_id, event_name, entity_type, entity_id, event_time,
+    ingested_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)`;
   }
-  const insert = db.prepare(`INSERT INTO events (event_id, event_name, entity_type, entity_id, event_time,
-    ingested_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const loadedAt = Date.now();
-  return {
-    idOf: (r) => (r as EventRecordT).event_id,
-    row(r) {
-      const e = r as EventRecordT;
-      const [type, id] = 'business_id' in e ? ['business', e.business_id] : ['prospect', e.prospect_id];
-      insert.run(e.event_id, e.event_name, type, id, Date.parse(e.event_time), loadedAt, docCodec.pack(e.data));
-    },
+  const insert = db.prepare(sql);
+  const entity = stream === 'businesses' ? 'business' : 'prospect';
+  return (values, keys) => {
+    const rowid = insert.run(values).lastInsertRowid;
+    for (let i = 0; i < keys.length; i += 2) key.run(entity, keys[i], keys[i + 1], rowid);
   };
 }
 
-const COMPANY_SELECT = `SELECT rowid AS business_rowid, name AS company_name, size AS company_size,
+/** The company columns of every business, flattened in `COMPANY_FIELDS` order (what workers receive). */
+function companyRows(db: Db): unknown[] {
+  const flat: unknown[] = [];
+  for (const row of db.prepare(COMPANY_SELECT).raw().iterate() as Iterable<unknown[]>) {
+    for (const v of row) flat.push(v);
+  }
+  return flat;
+}
+
+// Narrow columns only: decoding every business `doc` (with its large `enrichments`) just for the
+// website and profile URL was the costliest part of starting the prospects stream.
+const COMPANY_SELECT = `SELECT business_id, rowid AS business_rowid, name AS company_name,
+  website_url AS company_website, linkedin_profile AS company_linkedin, size AS company_size,
   revenue AS company_revenue, age AS company_age, locations AS company_locations,
   country_code AS company_country_code, region_country_code AS company_region_country_code,
   city_region_country AS company_city_region_country, naics AS company_naics, is_public AS company_is_public,
-  has_website AS company_has_website, doc FROM businesses`;
+  has_website AS company_has_website FROM businesses`;
 
 /** business_id → the company columns its prospects inherit. */
-function companyLookup(db: Db): Map<string, CompanyColumns> {
+export function companyLookup(db: Db): Map<string, CompanyColumns> {
   const map = new Map<string, CompanyColumns>();
-  for (const row of db.prepare(COMPANY_SELECT).iterate() as Iterable<Record<string, unknown> & { doc: Buffer }>) {
-    const doc = docCodec.unpack(row.doc) as BusinessRecord;
-    const { doc: _doc, ...cols } = row;
-    map.set(doc.business_id, {
-      ...(cols as unknown as CompanyColumns),
-      company_website: doc.website ?? (doc.domain ? `https://${doc.domain}` : null),
-      company_linkedin: doc.linkedin_profile,
-    });
+  for (const row of db.prepare(COMPANY_SELECT).iterate() as Iterable<
+    CompanyColumns & { business_id?: string }
+  >) {
+    const id = row.business_id!;
+    delete row.business_id;
+    map.set(id, row);
   }
   return map;
 }
@@ -313,17 +340,194 @@ function companyLookup(db: Db): Map<string, CompanyColumns> {
 /** After businesses change without a prospects stream, re-derive the company columns of every prospect. */
 function refreshProspectCompanies(db: Db): void {
   const companies = companyLookup(db);
-  const update = db.prepare(`UPDATE prospects SET business_rowid = @business_rowid, company_name = @company_name,
+  const update =
+    db.prepare(`UPDATE prospects SET business_rowid = @business_rowid, company_name = @company_name,
     company_website = @company_website, company_linkedin = @company_linkedin, company_size = @company_size,
     company_revenue = @company_revenue, company_age = @company_age, company_locations = @company_locations,
     company_country_code = @company_country_code, company_region_country_code = @company_region_country_code,
     company_city_region_country = @company_city_region_country, company_naics = @company_naics,
     company_is_public = @company_is_public, company_has_website = @company_has_website WHERE rowid = @rowid`);
-  const rows = db.prepare('SELECT rowid, business_id FROM prospects').all() as {
+  // The stored fetch record shows the company columns, so it is rebuilt from the doc (a rare path:
+  // businesses reloaded without prospects).
+  const wire = db.prepare('UPDATE prospects SET wire = ? WHERE rowid = ?');
+  const rows = db.prepare('SELECT rowid, business_id, doc FROM prospects').all() as {
     rowid: number;
     business_id: string | null;
+    doc: Buffer;
   }[];
-  for (const { rowid, business_id } of rows) {
-    update.run({ ...((business_id && companies.get(business_id)) || NO_COMPANY), rowid });
+  for (const { rowid, business_id, doc } of rows) {
+    const company = (business_id && companies.get(business_id)) || NO_COMPANY;
+    update.run({ ...company, rowid });
+    wire.run(prospectWire(docCodec.unpack(doc) as ProspectRecord, company), rowid);
+  }
+}
+
+/** Bytes of whole lines per batch sent to a worker (≈ 500 prospects or 140 businesses). */
+const BATCH_BYTES = 1 << 20;
+/** Smaller stream files load on this thread: starting workers costs more than they save. */
+const THREADED_MIN_BYTES = 1 << 20;
+/** Batches in flight per worker: one being prepared, one queued, so a worker never waits. */
+const IN_FLIGHT = 2;
+
+/**
+ * Built, this module runs from `dist/` and its worker is `load-worker.js`. Under tsx or vitest it runs
+ * from `src/` as TypeScript: a worker does not inherit the parent's module hooks for its entry file, so
+ * it registers tsx itself before importing `load-worker.ts`; when tsx cannot be resolved, no threads.
+ */
+function workerSpawner(): (() => Worker) | undefined {
+  const workerData = { tag: WORKER_TAG };
+  if (!import.meta.url.endsWith('.ts')) {
+    const url = new URL('./load-worker.js', import.meta.url);
+    return () => new Worker(url, { workerData });
+  }
+  let tsx: string;
+  try {
+    tsx = import.meta.resolve('tsx/esm/api');
+  } catch {
+    return undefined;
+  }
+  const url = new URL('./load-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(url)}))`;
+  return () => new Worker(boot, { eval: true, workerData });
+}
+
+/**
+ * Workers that turn raw JSON lines into prepared rows. This thread reads, hashes and decompresses the
+ * file (zlib runs on the libuv pool), cuts it at line ends into batches it transfers round-robin, and
+ * consumes the results in order: line numbers, bad-line reasons and duplicate detection are the same
+ * as on the single-thread path.
+ */
+class LoadPool {
+  private constructor(private readonly workers: Worker[]) {}
+
+  /** Starts `n` workers; `undefined` (load on this thread) when they cannot start. */
+  static async start(n: number): Promise<LoadPool | undefined> {
+    const spawn = workerSpawner();
+    if (!spawn) return undefined;
+    const workers: Worker[] = [];
+    try {
+      for (let i = 0; i < n; i++) workers.push(spawn());
+      // Only this code's listeners are removed: a Worker keeps its own on itself (`removeAllListeners`
+      // stopped its message port, and no result ever arrived).
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((resolve, reject) => {
+              const onExit = (code: number) => done(new Error(`load worker exited (${code})`));
+              const done = (error?: unknown) => {
+                w.off('message', onReady);
+                w.off('error', done);
+                w.off('exit', onExit);
+                if (error === undefined) resolve();
+                else reject(error as Error);
+              };
+              const onReady = () => done();
+              w.on('message', onReady);
+              w.on('error', done);
+              w.on('exit', onExit);
+            }),
+        ),
+      );
+      return new LoadPool(workers);
+    } catch {
+      await Promise.all(workers.map((w) => w.terminate()));
+      return undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
+  async run(
+    file: StreamFile,
+    setup: StreamSetup,
+    onChunk: (chunk: Buffer) => void,
+    consume: (batch: PreparedBatch) => void,
+  ): Promise<void> {
+    const waiting = new Map<number, { resolve: (b: PreparedBatch) => void; reject: (e: unknown) => void }>();
+    const results: Promise<PreparedBatch>[] = [];
+    let failure: unknown;
+    const fail = (e: unknown) => {
+      failure ??= e;
+      for (const w of waiting.values()) w.reject(e);
+      waiting.clear();
+    };
+    const onMessage = (batch: PreparedBatch) => {
+      const w = waiting.get(batch.seq);
+      waiting.delete(batch.seq);
+      w?.resolve(batch);
+    };
+    const onExit = (code: number) => fail(new Error(`load worker exited (${code})`));
+    for (const w of this.workers) {
+      w.on('message', onMessage);
+      w.on('error', fail);
+      w.on('exit', onExit);
+      w.postMessage({ type: 'stream', ...setup } satisfies WorkerMessage);
+    }
+    let seq = 0;
+    let firstLine = 1;
+    let consumed = 0;
+    const dispatch = (piece: Buffer) => {
+      const bytes = new Uint8Array(piece.length);
+      bytes.set(piece);
+      const s = seq++;
+      results.push(
+        new Promise<PreparedBatch>((resolve, reject) => {
+          if (failure !== undefined) reject(failure);
+          else waiting.set(s, { resolve, reject });
+        }),
+      );
+      this.workers[s % this.workers.length]!.postMessage(
+        { type: 'batch', seq: s, firstLine, bytes } satisfies WorkerMessage,
+        [bytes.buffer],
+      );
+      for (let i = piece.indexOf(10); i !== -1; i = piece.indexOf(10, i + 1)) firstLine++;
+    };
+    const drain = async (keep: number) => {
+      while (seq - consumed > keep) {
+        const batch = await results[consumed]!;
+        delete results[consumed];
+        consumed++;
+        consume(batch);
+      }
+    };
+    try {
+      const raw = createReadStream(file.path, { highWaterMark: 1 << 20 });
+      raw.on('data', (chunk) => onChunk(chunk as Buffer));
+      const input = file.format === 'jsonl.gz' ? raw.pipe(createGunzip()) : raw;
+      let parts: Buffer[] = [];
+      let size = 0;
+      try {
+        for await (const chunk of input as AsyncIterable<Buffer>) {
+          parts.push(chunk);
+          size += chunk.length;
+          if (size < BATCH_BYTES) continue;
+          const buf = Buffer.concat(parts, size);
+          const cut = buf.lastIndexOf(10);
+          if (cut === -1) {
+            parts = [buf];
+            continue;
+          }
+          dispatch(buf.subarray(0, cut + 1));
+          const rest = buf.subarray(cut + 1);
+          parts = rest.length ? [rest] : [];
+          size = rest.length;
+          await drain(IN_FLIGHT * this.workers.length);
+        }
+      } catch (e) {
+        throw new EngineError('SNAPSHOT_INVALID', `${file.path}: cannot be read (${(e as Error).message})`);
+      }
+      if (size > 0) dispatch(Buffer.concat(parts, size));
+      await drain(0);
+    } finally {
+      for (const w of this.workers) {
+        w.off('message', onMessage);
+        w.off('error', fail);
+        w.off('exit', onExit);
+      }
+      // Settle what is left (after an error) so no rejection goes unhandled.
+      for (const r of results) r?.catch(() => undefined);
+    }
   }
 }

@@ -1,5 +1,6 @@
 /** Opens a SQLite file (or `:memory:`) with the pragmas a read-mostly analytical store wants. */
 import Database from 'better-sqlite3';
+import { migrate } from './migrate.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 
 export type Db = Database.Database;
@@ -14,19 +15,33 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   db.pragma('foreign_keys = ON');
   if (!options.readonly) {
     for (const ddl of SCHEMA) db.exec(ddl);
+    if (Number(getMeta(db, 'schema_version') ?? SCHEMA_VERSION) < SCHEMA_VERSION) migrate(db);
     setMeta(db, 'schema_version', String(SCHEMA_VERSION));
   }
   return db;
 }
 
+// Prepared once per connection: `engine.cached` reads `data_version` on every call, and preparing the
+// statement each time cost more than running it.
+const metaStatements = new WeakMap<Db, { get: Database.Statement; set: Database.Statement }>();
+function meta(db: Db) {
+  let s = metaStatements.get(db);
+  if (!s) {
+    s = {
+      get: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
+      set: db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
+    };
+    metaStatements.set(db, s);
+  }
+  return s;
+}
+
 export function getMeta(db: Db, key: string): string | undefined {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
-  return row?.value;
+  return (meta(db).get.get(key) as string | undefined) ?? undefined;
 }
 
 export function setMeta(db: Db, key: string, value: string): void {
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
-    key,
-    value,
-  );
+  meta(db).set.run(key, value);
 }

@@ -1,10 +1,18 @@
 /**
- * The SQLite schema. Entity tables keep the validated record as a MessagePack `doc` plus the normalised
- * columns that filters, stats, match and autocomplete read; the dense `rowid` is the id inside every
- * in-memory index. Modules that own state (accounts, credits, webhooks, jobs) add their DDL to `SCHEMA`.
+ * The SQLite schema. Entity tables keep the validated record as a MessagePack `doc` (with `enrichments`;
+ * enrichment code reads it) plus what reads need without decoding it: the normalised columns that
+ * filters, stats, match and autocomplete read, `wire` (the pre-built fetch record) and `facets` (the
+ * multi-valued fields the in-memory indexes read), see `wire.ts`. The dense `rowid` is the id inside
+ * every in-memory index. Modules that own state (accounts, credits, webhooks, jobs) add their DDL to
+ * `SCHEMA`.
  */
+import { ACCOUNT_SCHEMA } from '../account/schema.js';
+import { JOBS_SCHEMA } from '../account/jobs-schema.js';
+import { OAUTH_SCHEMA } from '../account/oauth-schema.js';
+import { EVENTS_ACCOUNT_DDL } from '../account/events-schema.js';
 
-export const SCHEMA_VERSION = 1;
+/** 3: `wire`, `facets`, `website_url`, `linkedin_profile` before `doc` (older files are migrated on open). */
+export const SCHEMA_VERSION = 3;
 
 const ENTITIES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -31,6 +39,12 @@ CREATE TABLE IF NOT EXISTS businesses (
   naics TEXT,
   is_public INTEGER NOT NULL,
   has_website INTEGER NOT NULL,
+  website_url TEXT,
+  linkedin_profile TEXT,
+  facets BLOB,
+  wire BLOB,
+  -- Last on purpose: a large doc spills to overflow pages, and SQLite reads a row's columns in order,
+  -- so every column placed after it costs a walk of that overflow chain.
   doc BLOB NOT NULL
 ) STRICT;
 
@@ -64,7 +78,9 @@ CREATE TABLE IF NOT EXISTS prospects (
   company_naics TEXT,
   company_is_public INTEGER,
   company_has_website INTEGER,
-  doc BLOB NOT NULL
+  facets BLOB,
+  wire BLOB,
+  doc BLOB NOT NULL -- last: see businesses.doc
 ) STRICT;
 
 -- Exact match keys (e-mail, phone, profile slug, domain …) → entity rowid; kind names the key.
@@ -88,26 +104,43 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_entity ON events (entity_id, event_time);
 `;
 
-/** Secondary indexes on the entity tables, built after a bulk load (cheaper than during inserts). */
-export const ENTITY_INDEXES = `
-CREATE INDEX IF NOT EXISTS businesses_name_key ON businesses (name_key);
-CREATE INDEX IF NOT EXISTS businesses_domain ON businesses (domain);
-CREATE INDEX IF NOT EXISTS businesses_country ON businesses (country_code, region_country_code);
-CREATE INDEX IF NOT EXISTS prospects_business ON prospects (business_rowid);
-CREATE INDEX IF NOT EXISTS prospects_name_key ON prospects (name_key);
-CREATE INDEX IF NOT EXISTS prospects_country ON prospects (country_code, region_country_code);
-CREATE INDEX IF NOT EXISTS match_keys_lookup ON match_keys (entity, kind, key);
-`;
+/**
+ * Secondary indexes on the entity tables by table, dropped before a bulk load of that table and built
+ * after it (cheaper than maintaining them during inserts). A stream only rebuilds its own tables'
+ * indexes: loading events no longer rebuilds the prospect and business indexes.
+ */
+export const TABLE_INDEXES: Readonly<Record<'businesses' | 'prospects' | 'match_keys', readonly string[]>> = {
+  businesses: [
+    'businesses_name_key ON businesses (name_key)',
+    'businesses_domain ON businesses (domain)',
+    'businesses_country ON businesses (country_code, region_country_code)',
+  ],
+  prospects: [
+    'prospects_business ON prospects (business_rowid)',
+    'prospects_name_key ON prospects (name_key)',
+    'prospects_country ON prospects (country_code, region_country_code)',
+  ],
+  match_keys: ['match_keys_lookup ON match_keys (entity, kind, key)'],
+};
 
-export const DROP_ENTITY_INDEXES = `
-DROP INDEX IF EXISTS businesses_name_key;
-DROP INDEX IF EXISTS businesses_domain;
-DROP INDEX IF EXISTS businesses_country;
-DROP INDEX IF EXISTS prospects_business;
-DROP INDEX IF EXISTS prospects_name_key;
-DROP INDEX IF EXISTS prospects_country;
-DROP INDEX IF EXISTS match_keys_lookup;
-`;
+const indexName = (def: string) => def.slice(0, def.indexOf(' '));
+export const createIndexes = (table: keyof typeof TABLE_INDEXES) =>
+  TABLE_INDEXES[table].map((d) => `CREATE INDEX IF NOT EXISTS ${d};`).join('\n');
+export const dropIndexes = (table: keyof typeof TABLE_INDEXES) =>
+  TABLE_INDEXES[table].map((d) => `DROP INDEX IF EXISTS ${indexName(d)};`).join('\n');
+
+export const ENTITY_INDEXES = [
+  createIndexes('businesses'),
+  createIndexes('prospects'),
+  createIndexes('match_keys'),
+].join('\n');
 
 /** Every module's DDL, run in order on open (idempotent). */
-export const SCHEMA: readonly string[] = [ENTITIES, ENTITY_INDEXES];
+export const SCHEMA: readonly string[] = [
+  ENTITIES,
+  ENTITY_INDEXES,
+  ACCOUNT_SCHEMA,
+  JOBS_SCHEMA,
+  OAUTH_SCHEMA,
+  EVENTS_ACCOUNT_DDL,
+];

@@ -1,0 +1,268 @@
+/**
+ * The CPU side of a load, apart from SQLite: raw JSON lines → validated record → the positional row a
+ * stream's INSERT binds, plus its match keys. Pure (the company columns a prospect inherits come in as
+ * data), so the same code runs on the loading thread (`threads: 0`, MessagePack streams) and in
+ * `worker_threads` workers that hand ready rows back to the thread that owns the database.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { z, type ZodType } from 'zod';
+import { EventRecordWithPayload } from '../schemas/events.js';
+import { BusinessRecord, ProspectRecord, type EventRecord } from '../schemas/records.js';
+import type { StreamName } from '../snapshot/files.js';
+import { docCodec } from './codec.js';
+import {
+  businessColumns,
+  businessKeys,
+  companyWebsite,
+  NO_COMPANY,
+  prospectColumns,
+  prospectKeys,
+  type CompanyColumns,
+} from './derive.js';
+import { businessFacets, businessWire, prospectFacets, prospectWire } from './wire.js';
+
+// `enrichments` is the bulk of a record (most of a business line) and is stored as is: checking that
+// it is an object is enough, where `z.record(z.string(), z.unknown())` walked and copied every key.
+const enrichments = z
+  .custom<Record<string, unknown>>(
+    (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+    'Invalid input: expected record',
+  )
+  .nullish()
+  .transform((v) => v ?? {});
+
+const SCHEMAS: Record<StreamName, ZodType> = {
+  businesses: BusinessRecord.extend({ enrichments }),
+  prospects: ProspectRecord.extend({ enrichments }),
+  events: EventRecordWithPayload,
+};
+
+/** The columns of `COMPANY_SELECT` in order, as sent to workers: `business_id` first. */
+export const COMPANY_FIELDS = [
+  'business_id',
+  'business_rowid',
+  'company_name',
+  'company_website',
+  'company_linkedin',
+  'company_size',
+  'company_revenue',
+  'company_age',
+  'company_locations',
+  'company_country_code',
+  'company_region_country_code',
+  'company_city_region_country',
+  'company_naics',
+  'company_is_public',
+  'company_has_website',
+] as const;
+
+export interface StreamSetup {
+  stream: StreamName;
+  asOfYear: number;
+  /** `ingested_at` of the events of this load. */
+  loadedAt: number;
+  /** Prospects only: `COMPANY_FIELDS` rows, flattened. */
+  companies?: unknown[];
+}
+
+/**
+ * A prepared line: the INSERT's positional values (the entity id first) and the match keys as
+ * `[kind, key, kind, key, …]`; or the reason it was refused.
+ */
+export type Prepared = { values: unknown[]; keys: string[] } | string;
+
+function issueReason(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+function companyMap(flat: unknown[] = []): Map<string, CompanyColumns> {
+  const map = new Map<string, CompanyColumns>();
+  const n = COMPANY_FIELDS.length;
+  for (let i = 0; i < flat.length; i += n) {
+    const c = {} as Record<string, unknown>;
+    for (let f = 1; f < n; f++) c[COMPANY_FIELDS[f]!] = flat[i + f];
+    map.set(flat[i] as string, c as unknown as CompanyColumns);
+  }
+  return map;
+}
+
+/** The per-record preparation of one stream: validated value → positional row, or a refusal reason. */
+export function preparer(setup: StreamSetup): (value: unknown) => Prepared {
+  const schema = SCHEMAS[setup.stream];
+  const build = builder(setup);
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    return parsed.success ? build(parsed.data) : issueReason(parsed.error);
+  };
+}
+
+function builder(setup: StreamSetup): (record: unknown) => Prepared {
+  if (setup.stream === 'businesses') {
+    return (r) => {
+      const b = r as BusinessRecord;
+      const c = businessColumns(b, setup.asOfYear);
+      const keys: string[] = [];
+      for (const [kind, k] of businessKeys(c)) keys.push(kind, k);
+      return {
+        keys,
+        values: [
+          c.business_id,
+          c.name,
+          c.name_key,
+          c.domain,
+          c.host,
+          c.linkedin_slug,
+          c.country_code,
+          c.region_country_code,
+          c.city_name,
+          c.city_region,
+          c.city_region_country,
+          c.size,
+          c.revenue,
+          c.founded_year,
+          c.age,
+          c.number_of_locations,
+          c.locations,
+          c.naics,
+          c.is_public,
+          c.has_website,
+          docCodec.pack(b),
+          companyWebsite(b),
+          b.linkedin_profile,
+          businessWire(b),
+          businessFacets(b),
+        ],
+      };
+    };
+  }
+  if (setup.stream === 'prospects') {
+    const companies = companyMap(setup.companies);
+    return (r) => {
+      const p = r as ProspectRecord;
+      const c = prospectColumns(p);
+      const m = (p.business_id && companies.get(p.business_id)) || NO_COMPANY;
+      const keys: string[] = [];
+      for (const [kind, k] of prospectKeys(p, c.linkedin_slug)) keys.push(kind, k);
+      return {
+        keys,
+        values: [
+          c.prospect_id,
+          c.business_id,
+          m.business_rowid,
+          c.full_name,
+          c.name_key,
+          c.linkedin_slug,
+          c.country_code,
+          c.region_country_code,
+          c.job_title,
+          c.job_level,
+          c.job_department,
+          c.total_experience_months,
+          c.current_role_months,
+          c.has_email,
+          c.has_phone,
+          m.company_name,
+          m.company_website,
+          m.company_linkedin,
+          m.company_size,
+          m.company_revenue,
+          m.company_age,
+          m.company_locations,
+          m.company_country_code,
+          m.company_region_country_code,
+          m.company_city_region_country,
+          m.company_naics,
+          m.company_is_public,
+          m.company_has_website,
+          docCodec.pack(p),
+          prospectWire(p, m),
+          prospectFacets(p),
+        ],
+      };
+    };
+  }
+  return (r) => {
+    const e = r as EventRecord;
+    const [type, id] = 'business_id' in e ? ['business', e.business_id] : ['prospect', e.prospect_id];
+    return {
+      keys: [],
+      values: [
+        e.event_id,
+        e.event_name,
+        type,
+        id,
+        Date.parse(e.event_time),
+        setup.loadedAt,
+        docCodec.pack(e.data),
+      ],
+    };
+  };
+}
+
+/** A batch of whole JSON lines, `firstLine` being the 1-based number of its first line. */
+export interface LineBatch {
+  seq: number;
+  firstLine: number;
+  bytes: Uint8Array;
+}
+
+/** What a worker returns per batch: per non-blank line, its number and its prepared row or reason. */
+export interface PreparedBatch {
+  seq: number;
+  lines: number[];
+  items: Prepared[];
+}
+
+/**
+ * Splits a batch of whole lines (`\n`-terminated, the last may lack it) and prepares each non-blank
+ * one. Line numbers count blank lines, as the single-thread reader does.
+ */
+export function prepareLines(prepare: (value: unknown) => Prepared, batch: LineBatch): PreparedBatch {
+  const text = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength).toString(
+    'utf8',
+  );
+  const lines: number[] = [];
+  const items: Prepared[] = [];
+  let line = batch.firstLine - 1;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    line++;
+    const raw = text.slice(start, end);
+    start = end + 1;
+    if (raw.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      lines.push(line);
+      items.push(`invalid JSON: ${(e as Error).message}`);
+      continue;
+    }
+    lines.push(line);
+    items.push(prepare(value));
+  }
+  return { seq: batch.seq, lines, items };
+}
+
+export type WorkerMessage = ({ type: 'stream' } & StreamSetup) | ({ type: 'batch' } & LineBatch);
+
+/** Marks the workers this module starts, so importing it elsewhere (a test runner's worker) is inert. */
+export const WORKER_TAG = 'prospectdb-load-worker';
+
+if (parentPort && (workerData as { tag?: string } | undefined)?.tag === WORKER_TAG) {
+  const port = parentPort;
+  let prepare: ((value: unknown) => Prepared) | undefined;
+  port.on('message', (message: WorkerMessage) => {
+    if (message.type === 'stream') {
+      prepare = preparer(message);
+      return;
+    }
+    port.postMessage(prepareLines(prepare!, message));
+  });
+  port.postMessage({ type: 'ready' });
+}

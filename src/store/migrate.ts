@@ -1,0 +1,58 @@
+/**
+ * Brings a database built by an older schema up to date on open: adds the columns reads expect and
+ * derives them from the stored `doc` once (a reload does the same; this keeps built files usable).
+ */
+import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
+import { docCodec } from './codec.js';
+import { companyWebsite } from './derive.js';
+import type { Db } from './open.js';
+import { businessFacets, businessWire, prospectFacets, prospectWire } from './wire.js';
+
+const ADDED: Readonly<Record<'businesses' | 'prospects', readonly string[]>> = {
+  businesses: ['website_url TEXT', 'linkedin_profile TEXT', 'wire BLOB', 'facets BLOB'],
+  prospects: ['wire BLOB', 'facets BLOB'],
+};
+
+/** Adds missing columns and fills `wire`/`facets` (and their sources) where they are NULL. */
+export function migrate(db: Db): void {
+  for (const [table, defs] of Object.entries(ADDED)) {
+    const have = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
+    for (const def of defs) {
+      if (!have.has(def.slice(0, def.indexOf(' ')))) db.exec(`ALTER TABLE ${table} ADD COLUMN ${def}`);
+    }
+  }
+  if (
+    !db.prepare('SELECT 1 FROM businesses WHERE wire IS NULL LIMIT 1').get() &&
+    !db.prepare('SELECT 1 FROM prospects WHERE wire IS NULL LIMIT 1').get()
+  ) {
+    return;
+  }
+  db.transaction(() => {
+    const b = db.prepare(
+      'UPDATE businesses SET website_url = ?, linkedin_profile = ?, wire = ?, facets = ? WHERE rowid = ?',
+    );
+    for (const r of db.prepare('SELECT rowid, doc FROM businesses WHERE wire IS NULL').all() as {
+      rowid: number;
+      doc: Buffer;
+    }[]) {
+      const doc = docCodec.unpack(r.doc) as BusinessRecord;
+      b.run(companyWebsite(doc), doc.linkedin_profile, businessWire(doc), businessFacets(doc), r.rowid);
+    }
+    const p = db.prepare('UPDATE prospects SET wire = ?, facets = ? WHERE rowid = ?');
+    const rows = db
+      .prepare(
+        'SELECT rowid, doc, company_name, company_website, company_linkedin FROM prospects WHERE wire IS NULL',
+      )
+      .all() as {
+      rowid: number;
+      doc: Buffer;
+      company_name: string | null;
+      company_website: string | null;
+      company_linkedin: string | null;
+    }[];
+    for (const r of rows) {
+      const doc = docCodec.unpack(r.doc) as ProspectRecord;
+      p.run(prospectWire(doc, r), prospectFacets(doc), r.rowid);
+    }
+  })();
+}
