@@ -1,0 +1,469 @@
+/**
+ * Search core latency beside plain SQLite (indexed WHERE … LIMIT, COUNT, GROUP BY over the same file)
+ * and DuckDB (@duckdb/node-api, the same rows copied in), same requests, same run.
+ *
+ *   node --expose-gc --import tsx bench/search.bench.ts [--prospects 200000] [--requests 200]
+ *
+ * Workloads: 200 random prospect requests of 2–5 filters (columns all three engines hold exactly):
+ * fetch page 1 (page_size 100, with total_results), stats; autocomplete on job_title, company_name and
+ * city_region_country with 1–4 character prefixes (plus a one-typo variant for ours); a cursor walk to
+ * page 500 vs page 1; resident memory per loaded prospect. The database is cached under bench/.data/.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { Statement } from 'better-sqlite3';
+import { autocomplete } from '../src/core/autocomplete.js';
+import { fetchProspects, type CursorPage } from '../src/core/fetch.js';
+import { prospectStats } from '../src/core/stats.js';
+import { openEngine, type Engine } from '../src/engine.js';
+import { generateSnapshot } from '../src/generate/index.js';
+import { businessIndex } from '../src/indexes/businesses.js';
+import { prospectIndex } from '../src/indexes/prospects.js';
+import { SCHEMA_VERSION } from '../src/store/schema.js';
+import type { ProspectFilters } from '../src/schemas/filters.js';
+import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
+
+const { values: args } = parseArgs({
+  options: { prospects: { type: 'string', default: '200000' }, requests: { type: 'string', default: '200' } },
+});
+const N = Number(args.prospects);
+const REQUESTS = Number(args.requests);
+const DATA = join(import.meta.dirname, '.data');
+mkdirSync(DATA, { recursive: true });
+
+// ---------------------------------------------------------------- data (outside every timer)
+
+async function database(): Promise<string> {
+  // The file name carries the schema version, so a layout change never reuses (or migrates) an old file.
+  const file = join(DATA, `search-v${SCHEMA_VERSION}-${N}.db`);
+  if (existsSync(file)) return file;
+  const dir = join(DATA, `snapshot-${N}`);
+  if (!existsSync(join(dir, 'manifest.json'))) {
+    const t = performance.now();
+    await generateSnapshot({
+      dir,
+      businesses: Math.round(N / 5),
+      prospects: N,
+      events: Math.round(N / 10),
+      seed: 7,
+      format: 'jsonl.gz',
+    });
+    console.error(`generated ${dir} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+  }
+  const e = openEngine({ path: file });
+  const t = performance.now();
+  await e.load(dir);
+  console.error(`loaded ${file} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+  e.close();
+  return file;
+}
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Filters = NonNullable<ProspectFilters>;
+interface Where {
+  sql: string;
+  params: (string | number)[];
+}
+
+/** Random 2–5 filter requests over columns stored as-is, and the equivalent SQL WHERE. */
+function requests(engine: Engine): { filters: Filters; where: Where }[] {
+  const r = rng(99);
+  const distinct = (col: string) =>
+    (
+      engine.db
+        .prepare(
+          `SELECT ${col} AS v, count(*) AS n FROM prospects WHERE ${col} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 40`,
+        )
+        .all() as { v: string }[]
+    ).map((x) => x.v);
+  const pick = <T>(xs: T[], k: number) => [
+    ...new Set(Array.from({ length: k }, () => xs[Math.floor(r() * xs.length)]!)),
+  ];
+  const cols: Record<string, string[]> = {};
+  for (const c of [
+    'country_code',
+    'region_country_code',
+    'company_country_code',
+    'company_size',
+    'company_revenue',
+    'company_age',
+    'company_locations',
+  ]) {
+    cols[c] = distinct(c);
+  }
+  const makers: (() => [keyof Filters, object, string, (string | number)[]])[] = [
+    () => {
+      const v = pick(cols.country_code!, 1 + Math.floor(r() * 3));
+      return ['country_code', { values: v }, `country_code IN (${v.map(() => '?').join(',')})`, v];
+    },
+    () => {
+      const v = pick(cols.region_country_code!, 1 + Math.floor(r() * 3));
+      return [
+        'region_country_code',
+        { values: v },
+        `region_country_code IN (${v.map(() => '?').join(',')})`,
+        v,
+      ];
+    },
+    () => {
+      const v = pick(cols.company_country_code!, 1 + Math.floor(r() * 2));
+      return [
+        'company_country_code',
+        { values: v },
+        `company_country_code IN (${v.map(() => '?').join(',')})`,
+        v,
+      ];
+    },
+    () => {
+      const v = pick(cols.company_size!, 1 + Math.floor(r() * 3));
+      return ['company_size', { values: v }, `company_size IN (${v.map(() => '?').join(',')})`, v];
+    },
+    () => {
+      const v = pick(cols.company_revenue!, 1 + Math.floor(r() * 3));
+      return ['company_revenue', { values: v }, `company_revenue IN (${v.map(() => '?').join(',')})`, v];
+    },
+    () => {
+      const v = pick(cols.company_age!, 1 + Math.floor(r() * 2));
+      return ['company_age', { values: v }, `company_age IN (${v.map(() => '?').join(',')})`, v];
+    },
+    () => {
+      const v = pick(cols.company_locations!, 1 + Math.floor(r() * 2));
+      return [
+        'company_number_of_locations',
+        { values: v },
+        `company_locations IN (${v.map(() => '?').join(',')})`,
+        v,
+      ];
+    },
+    () => {
+      const g = Math.floor(r() * 120);
+      return ['total_experience_months', { gte: g }, 'total_experience_months >= ?', [g]];
+    },
+    () => {
+      const l = 12 + Math.floor(r() * 60);
+      return ['current_role_months', { lte: l }, 'current_role_months <= ?', [l]];
+    },
+    () => {
+      const v = r() < 0.7;
+      return ['has_website', { value: v }, `coalesce(company_has_website, 0) = ${v ? 1 : 0}`, []];
+    },
+    () => {
+      const v = r() < 0.3;
+      return ['is_public_company', { value: v }, `coalesce(company_is_public, 0) = ${v ? 1 : 0}`, []];
+    },
+    () => ['has_contact_details', { value: 'email' }, 'has_email = 1', []],
+  ];
+  const out: { filters: Filters; where: Where }[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const k = 2 + Math.floor(r() * 4);
+    const chosen = new Map<string, ReturnType<(typeof makers)[number]>>();
+    while (chosen.size < k) {
+      const m = makers[Math.floor(r() * makers.length)]!();
+      chosen.set(m[0], m);
+    }
+    const filters: Record<string, object> = {};
+    const sql: string[] = [];
+    const params: (string | number)[] = [];
+    for (const [name, f, clause, p] of chosen.values()) {
+      filters[name] = f;
+      sql.push(clause);
+      params.push(...p);
+    }
+    out.push({ filters: filters as Filters, where: { sql: sql.join(' AND '), params } });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- timing
+
+function percentiles(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+function timeSync(n: number, fn: (i: number) => unknown): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+async function timeAsync(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+const rows: Record<string, string | number>[] = [];
+function report(
+  workload: string,
+  ours: number[],
+  sqlite: number[] | null,
+  duck: number[] | null,
+  goal: string,
+) {
+  const o = percentiles(ours);
+  const s = sqlite && percentiles(sqlite);
+  const d = duck && percentiles(duck);
+  rows.push({
+    workload,
+    'ours p50 ms': o.p50.toFixed(3),
+    'ours p99 ms': o.p99.toFixed(3),
+    'sqlite p50': s ? s.p50.toFixed(3) : '-',
+    'sqlite p99': s ? s.p99.toFixed(3) : '-',
+    'duckdb p50': d ? d.p50.toFixed(3) : '-',
+    'duckdb p99': d ? d.p99.toFixed(3) : '-',
+    'p99 vs sqlite': s ? `${(o.p99 / s.p99).toFixed(2)}×` : '-',
+    'p99 vs duckdb': d ? `${(o.p99 / d.p99).toFixed(2)}×` : '-',
+    goal,
+  });
+}
+
+// ---------------------------------------------------------------- run
+
+const file = await database();
+const asOf = Date.parse('2026-11-01T00:00:00Z');
+/**
+ * Resident memory, split the way Linux accounts it: anonymous pages (JS heap, typed arrays, SQLite's
+ * page cache) vs file-backed pages (the mmap-ed database the index build scans, which the kernel can
+ * drop at will). The old figure was the total RSS delta, which counted the scanned file pages.
+ */
+function memory() {
+  global.gc?.();
+  global.gc?.();
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  const m = process.memoryUsage();
+  return { rss: m.rss, anon: kb('RssAnon'), file: kb('RssFile'), js: m.heapUsed + m.arrayBuffers };
+}
+const memBefore = memory();
+const openStart = performance.now();
+const engine = openEngine({ path: file, clock: () => asOf });
+const openMs = performance.now() - openStart;
+const buildStart = performance.now();
+businessIndex(engine);
+prospectIndex(engine);
+const buildMs = performance.now() - buildStart;
+const memAfter = memory();
+const count = engine.info().counts.prospects;
+console.log(
+  `prospects: ${count}, businesses: ${engine.info().counts.businesses}; open ${openMs.toFixed(0)} ms; index build ${(buildMs / 1000).toFixed(1)} s`,
+);
+const perProspect = (k: keyof typeof memAfter) => ((memAfter[k] - memBefore[k]) / count).toFixed(0);
+console.log(
+  `resident memory after open + index build, per prospect (goal ≤ 1024 B): RSS ${perProspect('rss')} B = ` +
+    `anonymous ${perProspect('anon')} B + file-backed (mmap) ${perProspect('file')} B; ` +
+    `JS heap + typed arrays ${perProspect('js')} B`,
+);
+
+const work = requests(engine);
+const body = (filters: Filters): ProspectsFetchRequestV1 => ({
+  mode: 'full',
+  page_size: 100,
+  page: 1,
+  filters,
+});
+
+// SQLite baseline: statements cached by SQL text.
+const stmts = new Map<string, Statement>();
+const prep = (sql: string) => {
+  let s = stmts.get(sql);
+  if (!s) stmts.set(sql, (s = engine.db.prepare(sql)));
+  return s;
+};
+// DuckDB baseline: the same columns copied into an in-memory table.
+const duck = await (await DuckDBInstance.create(':memory:')).connect();
+await duck.run(`CREATE TABLE prospects (rowid INTEGER, country_code VARCHAR, region_country_code VARCHAR, company_country_code VARCHAR,
+  company_size VARCHAR, company_revenue VARCHAR, company_age VARCHAR, company_locations VARCHAR, total_experience_months INTEGER,
+  current_role_months INTEGER, company_has_website INTEGER, company_is_public INTEGER, has_email INTEGER, job_department VARCHAR,
+  job_title VARCHAR, company_name VARCHAR, company_city_region_country VARCHAR)`);
+{
+  const app = await duck.createAppender('prospects');
+  const cols = [
+    'rowid',
+    'country_code',
+    'region_country_code',
+    'company_country_code',
+    'company_size',
+    'company_revenue',
+    'company_age',
+    'company_locations',
+    'total_experience_months',
+    'current_role_months',
+    'company_has_website',
+    'company_is_public',
+    'has_email',
+    'job_department',
+    'job_title',
+    'company_name',
+    'company_city_region_country',
+  ];
+  const ints = new Set([
+    'rowid',
+    'total_experience_months',
+    'current_role_months',
+    'company_has_website',
+    'company_is_public',
+    'has_email',
+  ]);
+  for (const row of engine.db
+    .prepare(`SELECT ${cols.join(', ')} FROM prospects ORDER BY rowid`)
+    .iterate() as Iterable<Record<string, unknown>>) {
+    for (const c of cols) {
+      const v = row[c];
+      if (v === null || v === undefined) app.appendNull();
+      else if (ints.has(c)) app.appendInteger(v as number);
+      else app.appendVarchar(v as string);
+    }
+    app.endRow();
+  }
+  app.closeSync();
+}
+const duckSql = (sql: string, params: (string | number)[]) => {
+  // Inline the parameters (strings quoted) so DuckDB plans one statement per request.
+  let i = 0;
+  return sql.replace(/\?/g, () => {
+    const p = params[i++]!;
+    return typeof p === 'number' ? String(p) : `'${p.replace(/'/g, "''")}'`;
+  });
+};
+
+// Warm-up (first use builds caches and JITs), then measure.
+for (const w of work.slice(0, 20)) fetchProspects(engine, body(w.filters), 1);
+
+report(
+  'fetch page 1 (100, total)',
+  timeSync(work.length, (i) => fetchProspects(engine, body(work[i]!.filters), 1)),
+  timeSync(work.length, (i) => {
+    const { sql, params } = work[i]!.where;
+    prep(`SELECT wire FROM prospects WHERE ${sql} ORDER BY rowid LIMIT 100`).all(...(params as unknown[]));
+    prep(`SELECT count(*) FROM prospects WHERE ${sql}`).get(...(params as unknown[]));
+  }),
+  await timeAsync(work.length, async (i) => {
+    const { sql, params } = work[i]!.where;
+    await duck.runAndReadAll(
+      duckSql(`SELECT * FROM prospects WHERE ${sql} ORDER BY rowid LIMIT 100`, params),
+    );
+    await duck.runAndReadAll(duckSql(`SELECT count(*) FROM prospects WHERE ${sql}`, params));
+  }),
+  'p50 ≤ 2 ms, p99 ≤ 10 ms',
+);
+
+const STATS_SQL = (sql: string) =>
+  `SELECT job_department, region_country_code, count(*) AS n FROM prospects WHERE ${sql} GROUP BY 1, 2`;
+report(
+  'stats',
+  timeSync(work.length, (i) => prospectStats(engine, { filters: work[i]!.filters })),
+  timeSync(work.length, (i) => {
+    const { sql, params } = work[i]!.where;
+    prep(STATS_SQL(sql)).all(...(params as unknown[]));
+    prep(`SELECT count(*) FROM prospects WHERE ${sql}`).get(...(params as unknown[]));
+  }),
+  await timeAsync(work.length, async (i) => {
+    const { sql, params } = work[i]!.where;
+    await duck.runAndReadAll(duckSql(STATS_SQL(sql), params));
+    await duck.runAndReadAll(duckSql(`SELECT count(*) FROM prospects WHERE ${sql}`, params));
+  }),
+  'p99 ≤ 50 ms and ≤ 0.25× DuckDB',
+);
+
+// Autocomplete: 1–4 character prefixes of real values, every third with a typo.
+const acFields = [
+  ['job_title', 'job_title'],
+  ['company_name', 'company_name'],
+  ['city_region_country', 'company_city_region_country'],
+] as const;
+const r = rng(5);
+const acWork: { field: (typeof acFields)[number][0]; col: string; query: string }[] = [];
+for (let i = 0; i < 300; i++) {
+  const [field, col] = acFields[i % 3]!;
+  const sample = engine.db
+    .prepare(`SELECT ${col} FROM prospects WHERE rowid = ?`)
+    .pluck()
+    .get(1 + Math.floor(r() * count)) as string | null;
+  const word =
+    (sample ?? 'a')
+      .toLowerCase()
+      .replace(/[^a-z ]/g, '')
+      .trim() || 'a';
+  let q = word.slice(0, 1 + (i % 4));
+  if (i % 3 === 0 && q.length >= 3) q = q.slice(0, -2) + q.at(-1) + q.at(-2); // transposition typo
+  acWork.push({ field, col, query: q });
+}
+for (const f of acFields) autocomplete(engine, { field: f[0], query: '', semantic_search: false }); // build
+report(
+  'autocomplete (1–4 chars, typos)',
+  timeSync(acWork.length, (i) =>
+    autocomplete(engine, { field: acWork[i]!.field, query: acWork[i]!.query, semantic_search: false }),
+  ),
+  timeSync(acWork.length, (i) => {
+    const { col, query } = acWork[i]!;
+    prep(
+      `SELECT ${col} AS v, count(*) AS n FROM prospects WHERE ${col} LIKE ? GROUP BY 1 ORDER BY 2 DESC LIMIT 20`,
+    ).all(`${query}%`);
+  }),
+  await timeAsync(acWork.length, async (i) => {
+    const { col, query } = acWork[i]!;
+    await duck.runAndReadAll(
+      `SELECT ${col} AS v, count(*) AS n FROM prospects WHERE ${col} ILIKE '${query.replace(/'/g, "''")}%' GROUP BY 1 ORDER BY 2 DESC LIMIT 20`,
+    );
+  }),
+  'p99 ≤ 1 ms (prefix-only baselines)',
+);
+
+// Cursor walk: page 500 vs page 1 (page_size 100, no filter).
+{
+  const walkBody = { mode: 'preview' as const, page_size: 100, next_cursor: null as string | null };
+  const cursors: (string | null)[] = [null];
+  let page = fetchProspects(engine, walkBody, 1) as CursorPage<unknown>;
+  for (let p = 2; p <= 500 && page.page.next_cursor; p++) {
+    cursors.push(page.page.next_cursor);
+    page = fetchProspects(
+      engine,
+      { ...walkBody, next_cursor: page.page.next_cursor },
+      1,
+    ) as CursorPage<unknown>;
+  }
+  const last = cursors[cursors.length - 1]!;
+  const p1 = timeSync(100, () => fetchProspects(engine, walkBody, 1));
+  const p500 = timeSync(100, () => fetchProspects(engine, { ...walkBody, next_cursor: last }, 1));
+  const offset500 = timeSync(20, () =>
+    prep('SELECT wire FROM prospects ORDER BY rowid LIMIT 100 OFFSET ?').all((cursors.length - 1) * 100),
+  );
+  const ratio = percentiles(p500).p50 / percentiles(p1).p50;
+  report(
+    `cursor page ${cursors.length} (p1 → ${ratio.toFixed(2)}×)`,
+    p500,
+    offset500,
+    null,
+    'page 500 ≤ 1.2× page 1',
+  );
+}
+
+console.table(rows);
+console.log(
+  'sqlite baseline: WHERE … ORDER BY rowid LIMIT 100 + COUNT(*); stats GROUP BY department, region + COUNT(*);',
+);
+console.log(
+  'autocomplete baselines: LIKE prefix GROUP BY value ORDER BY count (no typo tolerance); cursor baseline: OFFSET.',
+);
+duck.closeSync();
+engine.close();

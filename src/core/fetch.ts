@@ -1,0 +1,123 @@
+/**
+ * Fetch businesses and prospects (api-reference §4, §5): filters → bitset → one page of records, in
+ * rowid (= snapshot) order, so the same request gives the same page.
+ *
+ * Offset mode (v1 without `next_cursor`): `total_results` = min(matches, size), `total_pages` =
+ * ceil(total_results / page_size), pages past the end are empty. Cursor mode (v1 with `next_cursor`,
+ * every v2 fetch): `total_results` is the true count; `next_cursor` is null on the last page. A cursor
+ * of `null`, `""` or the string `"null"` (the docs' wording) starts a walk. Excluded ids are removed
+ * from the set before counting; the cursor does not bind `exclude` (it may change between pages).
+ */
+import type { Engine } from '../engine.js';
+import { EngineError } from '../errors.js';
+import { cardinality, select, take, type Bitset } from '../indexes/bitset.js';
+import type { BusinessesFetchRequest, ProspectsFetchRequest } from '../schemas/search.js';
+import { MAX_SIZE } from '../schemas/search.js';
+import { cursorScope, decodeCursor, encodeCursor, type CursorEntity } from './cursor.js';
+import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
+import { businessRecords, prospectRecords, type FetchMode } from './records.js';
+
+export interface OffsetPage<T> {
+  data: T[];
+  total_results: number;
+  page: number;
+  total_pages: number;
+}
+export interface CursorPage<T> {
+  data: T[];
+  total_results: number;
+  page: { size: number; next_cursor: string | null };
+}
+export type FetchResult<T> = OffsetPage<T> | CursorPage<T>;
+
+interface Common {
+  mode: FetchMode;
+  page_size: number;
+  filters?: unknown;
+  next_cursor?: string | null;
+  size?: number | null;
+  page?: number | null;
+}
+
+/** The rowids of one page plus the page metadata (records are built by the caller). */
+export type PagePlan =
+  | { kind: 'offset'; rows: number[]; total_results: number; page: number; total_pages: number }
+  | { kind: 'cursor'; rows: number[]; total_results: number; next_cursor: string | null };
+
+/** Plans a page over a matching set (shared by both entities). */
+export function planPage(
+  engine: Engine,
+  set: Bitset,
+  request: Common,
+  entity: CursorEntity,
+  version: 1 | 2,
+): PagePlan {
+  const cursorMode = version === 2 || 'next_cursor' in request;
+  if (cursorMode) {
+    const scope = cursorScope(entity, version, request.mode, request.filters);
+    let after = 0;
+    const token = request.next_cursor;
+    if (token && token !== 'null') {
+      const decoded = decodeCursor(engine, token, scope);
+      if (!decoded.ok) {
+        throw EngineError.validation([
+          { loc: ['next_cursor'], msg: `invalid cursor: ${decoded.reason}`, type: 'value_error.cursor' },
+        ]);
+      }
+      after = decoded.after;
+    }
+    const total = cardinality(set);
+    const rows = take(set, after + 1, request.page_size + 1);
+    let next: string | null = null;
+    if (rows.length > request.page_size) {
+      rows.length = request.page_size;
+      next = encodeCursor(engine, scope, rows[rows.length - 1]!);
+    }
+    return { kind: 'cursor', rows, total_results: total, next_cursor: next };
+  }
+  const size = request.size ?? MAX_SIZE;
+  const page = request.page ?? 1;
+  const total = Math.min(cardinality(set), size);
+  const totalPages = Math.ceil(total / request.page_size);
+  const start = (page - 1) * request.page_size;
+  const end = Math.min(start + request.page_size, total);
+  let rows: number[] = [];
+  if (start < end) {
+    const first = start === 0 ? 0 : select(set, start);
+    rows = first < 0 ? [] : take(set, first, end - start);
+  }
+  return { kind: 'offset', rows, total_results: total, page, total_pages: totalPages };
+}
+
+function respond<T>(plan: PagePlan, data: T[]): FetchResult<T> {
+  if (plan.kind === 'cursor') {
+    return {
+      data,
+      total_results: plan.total_results,
+      page: { size: data.length, next_cursor: plan.next_cursor },
+    };
+  }
+  return { data, total_results: plan.total_results, page: plan.page, total_pages: plan.total_pages };
+}
+
+/**
+ * One page of prospects.
+ * @example fetchProspects(engine, { mode: 'full', page_size: 100, filters: { country_code: { values: ['us'] } } }, 1)
+ */
+export function fetchProspects(engine: Engine, request: ProspectsFetchRequest, version: 1 | 2) {
+  const set = matchProspects(engine, request.filters);
+  if (request.exclude?.length) excludeRows(set, prospectRowids(engine, request.exclude));
+  const plan = planPage(engine, set, request, 'prospect', version);
+  return respond(plan, prospectRecords(engine, plan.rows, request.mode));
+}
+
+/**
+ * One page of businesses.
+ * @example fetchBusinesses(engine, { mode: 'full', page_size: 50, next_cursor: null }, 1)
+ */
+export function fetchBusinesses(engine: Engine, request: BusinessesFetchRequest, version: 1 | 2) {
+  const set = matchBusinesses(engine, request.filters, version);
+  if (request.exclude?.length) excludeRows(set, businessRowids(engine, request.exclude));
+  const plan = planPage(engine, set, request, 'business', version);
+  return respond(plan, businessRecords(engine, plan.rows, request.mode));
+}

@@ -1,0 +1,244 @@
+/**
+ * In-memory indexes over the `businesses` table, keyed by rowid: one facet per filterable field (with
+ * and without operating locations for the location filters), flags as bitsets, and dense code columns
+ * for stats. Built once per data version through `engine.cached`.
+ */
+import type { Engine } from '../engine.js';
+import { foldText } from '../normalise/index.js';
+import { cityRegionCountry } from '../store/derive.js';
+import { wireCodec, type BusinessFacets } from '../store/wire.js';
+import { Bitset } from './bitset.js';
+import { CsrBuilder, type Csr } from './csr.js';
+import { FacetBuilder, type Facet } from './facet.js';
+import { countryId, regionId } from './labels.js';
+import { COMPANY_REVENUES, COMPANY_SIZES, type IntentLevel } from '../schemas/enums.js';
+
+export interface BusinessIndex {
+  /** Max rowid + 1: the bit count of every bitset. */
+  readonly size: number;
+  readonly all: Bitset;
+  readonly facets: {
+    country: Facet;
+    countryOps: Facet;
+    region: Facet;
+    regionOps: Facet;
+    cityRegionCountry: Facet;
+    cityRegionCountryOps: Facet;
+    cityRegion: Facet;
+    size: Facet;
+    revenue: Facet;
+    age: Facet;
+    locations: Facet;
+    google: Facet;
+    linkedin: Facet;
+    naics: Facet;
+    techCategory: Facet;
+    tech: Facet;
+    name: Facet;
+    websiteKeywords: Facet;
+    /** Key `folded topic|level`. */
+    intent: Facet;
+    /** Key folded topic; labels are the topics as written (autocomplete). */
+    intentTopic: Facet;
+  };
+  readonly hasWebsite: Bitset;
+  readonly isPublic: Bitset;
+  /** Stats columns: 1-based codes, 0 = none. */
+  readonly countryOf: Uint16Array;
+  readonly regionOf: Uint16Array;
+  readonly sizeOf: Uint8Array;
+  readonly revenueOf: Uint8Array;
+  readonly googleOf: Csr;
+  readonly linkedinOf: Csr;
+  /** 6-digit (or shorter) NAICS code of each row; 0 = none. */
+  readonly naicsOf: Int32Array;
+  /** NAICS code → description, for autocomplete. */
+  readonly naicsDescription: ReadonlyMap<string, string>;
+}
+
+export const INTENT_RANK: Readonly<Record<IntentLevel, number>> = {
+  emerging_intent: 0,
+  high_intent: 1,
+  very_high_intent: 2,
+};
+
+const SIZE_ID = new Map<string, number>(COMPANY_SIZES.map((s, i) => [s, i + 1]));
+const REVENUE_ID = new Map<string, number>(COMPANY_REVENUES.map((s, i) => [s, i + 1]));
+
+interface Row {
+  rowid: number;
+  name: string;
+  name_key: string;
+  country_code: string | null;
+  region_country_code: string | null;
+  city_name: string | null;
+  city_region: string | null;
+  city_region_country: string | null;
+  size: string | null;
+  revenue: string | null;
+  age: string | null;
+  locations: string | null;
+  naics: string | null;
+  is_public: number;
+  has_website: number;
+  facets: Buffer;
+}
+
+/** Keys a `city_region_country` value can hit: the full label, and "city cc" without the region. */
+export function cityRegionCountryKeys(
+  city: string | null,
+  region: string | null,
+  country: string | null,
+  label = cityRegionCountry(city, region, country),
+): string[] {
+  if (!label || !city || !country) return [];
+  const full = foldText(label);
+  const short = foldText(`${city} ${country}`);
+  return full === short ? [full] : [full, short];
+}
+
+/** Every prefix of 2 to 6 digits of a NAICS code ("541512" → "54", "541", "5415", "54151", "541512"). */
+export function naicsPrefixes(code: string | null): string[] {
+  if (!code) return [];
+  const out: string[] = [];
+  for (let n = 2; n <= code.length && n <= 6; n++) out.push(code.slice(0, n));
+  return out;
+}
+
+export function businessIndex(engine: Engine): BusinessIndex {
+  return engine.cached('search.businessIndex', buildBusinessIndex);
+}
+
+function buildBusinessIndex(engine: Engine): BusinessIndex {
+  const db = engine.db;
+  const max = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM businesses').get() as { m: number }).m;
+  const size = max + 1;
+  const all = new Bitset(size);
+  const hasWebsite = new Bitset(size);
+  const isPublic = new Bitset(size);
+  const countryOf = new Uint16Array(size);
+  const regionOf = new Uint16Array(size);
+  const sizeOf = new Uint8Array(size);
+  const revenueOf = new Uint8Array(size);
+  const naicsOf = new Int32Array(size);
+  const naicsDescription = new Map<string, string>();
+  const f = {
+    country: new FacetBuilder(),
+    countryOps: new FacetBuilder(),
+    region: new FacetBuilder(),
+    regionOps: new FacetBuilder(),
+    cityRegionCountry: new FacetBuilder(),
+    cityRegionCountryOps: new FacetBuilder(),
+    cityRegion: new FacetBuilder(),
+    size: new FacetBuilder(),
+    revenue: new FacetBuilder(),
+    age: new FacetBuilder(),
+    locations: new FacetBuilder(),
+    google: new FacetBuilder(),
+    linkedin: new FacetBuilder(),
+    naics: new FacetBuilder(),
+    techCategory: new FacetBuilder(),
+    tech: new FacetBuilder(),
+    name: new FacetBuilder(),
+    websiteKeywords: new FacetBuilder(),
+    intent: new FacetBuilder(),
+    intentTopic: new FacetBuilder(),
+  };
+  const googleOf = new CsrBuilder();
+  const linkedinOf = new CsrBuilder();
+  const texts = (b: FacetBuilder, values: readonly string[] | undefined, row: number) => {
+    const ids = new Set<number>();
+    for (const v of values ?? []) {
+      const k = foldText(v);
+      if (k) ids.add(b.add(k, v, row));
+    }
+    return ids;
+  };
+
+  const rows = db
+    .prepare(
+      `SELECT rowid, name, name_key, country_code, region_country_code, city_name, city_region, city_region_country,
+       size, revenue, age, locations, naics, is_public, has_website, facets FROM businesses ORDER BY rowid`,
+    )
+    .iterate() as IterableIterator<Row>;
+  for (const r of rows) {
+    const row = r.rowid;
+    // The slim `facets` blob, not the full doc (which carries the large `enrichments` payloads).
+    const [locations, google, linkedin, naicsText, techCategories, tech, keywords, intents] =
+      wireCodec.unpack(r.facets) as BusinessFacets;
+    all.add(row);
+    if (r.has_website) hasWebsite.add(row);
+    if (r.is_public) isPublic.add(row);
+    countryOf[row] = countryId(r.country_code);
+    regionOf[row] = regionId(r.region_country_code);
+    sizeOf[row] = (r.size && SIZE_ID.get(r.size)) || 0;
+    revenueOf[row] = (r.revenue && REVENUE_ID.get(r.revenue)) || 0;
+
+    if (r.country_code) {
+      f.country.add(r.country_code, r.country_code, row);
+      f.countryOps.add(r.country_code, r.country_code, row);
+    }
+    if (r.region_country_code) {
+      f.region.add(r.region_country_code, r.region_country_code, row);
+      f.regionOps.add(r.region_country_code, r.region_country_code, row);
+    }
+    const hqLabel = r.city_region_country;
+    for (const k of cityRegionCountryKeys(r.city_name, r.region_country_code, r.country_code, hqLabel)) {
+      f.cityRegionCountry.add(k, hqLabel ?? k, row);
+      f.cityRegionCountryOps.add(k, hqLabel ?? k, row);
+    }
+    for (const [country, region, city] of locations) {
+      if (country) f.countryOps.add(country, country, row);
+      if (region) f.regionOps.add(region, region, row);
+      const label = cityRegionCountry(city, region, country);
+      for (const k of cityRegionCountryKeys(city, region, country, label)) {
+        f.cityRegionCountryOps.add(k, label ?? k, row);
+      }
+    }
+    if (r.city_region) {
+      const k = foldText(r.city_region);
+      if (k) f.cityRegion.add(k, r.city_region, row);
+    }
+    if (r.size) f.size.add(r.size, r.size, row);
+    if (r.revenue) f.revenue.add(r.revenue, r.revenue, row);
+    if (r.age) f.age.add(r.age, r.age, row);
+    if (r.locations) f.locations.add(r.locations, r.locations, row);
+    for (const id of texts(f.google, google, row)) googleOf.add(row, id);
+    for (const id of texts(f.linkedin, linkedin, row)) linkedinOf.add(row, id);
+    for (const p of naicsPrefixes(r.naics)) f.naics.add(p, p, row);
+    if (r.naics) {
+      naicsOf[row] = Number(r.naics);
+      if (naicsText && !naicsDescription.has(r.naics)) naicsDescription.set(r.naics, naicsText);
+    }
+    texts(f.techCategory, techCategories, row);
+    texts(f.tech, tech, row);
+    if (r.name_key) f.name.add(r.name_key, r.name, row);
+    texts(f.websiteKeywords, keywords, row);
+    for (const [topic, level] of intents) {
+      const k = foldText(topic);
+      if (!k) continue;
+      f.intent.add(`${k}|${level}`, topic, row);
+      f.intentTopic.add(k, topic, row);
+    }
+  }
+
+  const facets = {} as BusinessIndex['facets'];
+  for (const [name, b] of Object.entries(f) as [keyof typeof f, FacetBuilder][]) {
+    facets[name] = b.finish(size, name === 'websiteKeywords' || name === 'intentTopic');
+  }
+  return {
+    size,
+    all,
+    facets,
+    hasWebsite,
+    isPublic,
+    countryOf,
+    regionOf,
+    sizeOf,
+    revenueOf,
+    googleOf: googleOf.finish(size),
+    linkedinOf: linkedinOf.finish(size),
+    naicsOf,
+    naicsDescription,
+  };
+}

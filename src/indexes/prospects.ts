@@ -1,0 +1,246 @@
+/**
+ * In-memory indexes over the `prospects` table, keyed by rowid. Company fields come from the columns the
+ * loader derived from the prospect's business; categories are copied from the business index so a
+ * prospect filter on `google_category` is one posting lookup. Built once per data version.
+ */
+import type { Engine } from '../engine.js';
+import { foldText } from '../normalise/index.js';
+import { JOB_DEPARTMENTS } from '../schemas/enums.js';
+import { wireCodec, type ProspectFacets } from '../store/wire.js';
+import { Bitset } from './bitset.js';
+import { businessIndex, cityRegionCountryKeys, naicsPrefixes } from './businesses.js';
+import type { Csr } from './csr.js';
+import { FacetBuilder, keysById, type Facet } from './facet.js';
+import { countryId, regionId } from './labels.js';
+import { buildRange, type RangeIndex } from './range.js';
+
+export interface ProspectIndex {
+  readonly size: number;
+  readonly all: Bitset;
+  readonly facets: {
+    country: Facet;
+    region: Facet;
+    companyCountry: Facet;
+    companyRegion: Facet;
+    cityRegionCountry: Facet;
+    size: Facet;
+    revenue: Facet;
+    age: Facet;
+    locations: Facet;
+    google: Facet;
+    linkedin: Facet;
+    naics: Facet;
+    jobLevel: Facet;
+    jobDepartment: Facet;
+    jobTitle: Facet;
+    skills: Facet;
+    interests: Facet;
+    /** Key: the company key (`companyKey` of the business name); label: the name. */
+    companyName: Facet;
+  };
+  readonly hasEmail: Bitset;
+  readonly hasPhone: Bitset;
+  readonly hasWebsite: Bitset;
+  readonly isPublic: Bitset;
+  readonly totalExperience: RangeIndex;
+  readonly currentRole: RangeIndex;
+  /** Prospects of each business rowid: `rows[start[b] .. start[b + 1])`. */
+  readonly byBusiness: Csr;
+  /** Stats columns (1-based codes, 0 = none): prospect location and main department. */
+  readonly countryOf: Uint16Array;
+  readonly regionOf: Uint16Array;
+  readonly departmentOf: Uint8Array;
+}
+
+const DEPARTMENT_ID = new Map<string, number>(JOB_DEPARTMENTS.map((d, i) => [d, i + 1]));
+
+interface Row {
+  rowid: number;
+  business_rowid: number | null;
+  country_code: string | null;
+  region_country_code: string | null;
+  job_title: string;
+  job_level: string | null;
+  job_department: string | null;
+  total_experience_months: number | null;
+  current_role_months: number | null;
+  has_email: number;
+  has_phone: number;
+  company_name: string | null;
+  company_key: string | null;
+  company_size: string | null;
+  company_revenue: string | null;
+  company_age: string | null;
+  company_locations: string | null;
+  company_country_code: string | null;
+  company_region_country_code: string | null;
+  company_city_region_country: string | null;
+  company_city: string | null;
+  company_naics: string | null;
+  company_is_public: number | null;
+  company_has_website: number | null;
+  facets: Buffer;
+}
+
+export function prospectIndex(engine: Engine): ProspectIndex {
+  return engine.cached('search.prospectIndex', buildProspectIndex);
+}
+
+function buildProspectIndex(engine: Engine): ProspectIndex {
+  const db = engine.db;
+  const bi = businessIndex(engine);
+  const googleKeys = keysById(bi.facets.google);
+  const linkedinKeys = keysById(bi.facets.linkedin);
+  const max = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM prospects').get() as { m: number }).m;
+  const size = max + 1;
+  const all = new Bitset(size);
+  const hasEmail = new Bitset(size);
+  const hasPhone = new Bitset(size);
+  const hasWebsite = new Bitset(size);
+  const isPublic = new Bitset(size);
+  const countryOf = new Uint16Array(size);
+  const regionOf = new Uint16Array(size);
+  const departmentOf = new Uint8Array(size);
+  const experience: { row: number; value: number }[] = [];
+  const role: { row: number; value: number }[] = [];
+  const businessCount = new Uint32Array(bi.size + 1);
+  const businessOfRow = new Int32Array(size).fill(-1);
+  const f = {
+    country: new FacetBuilder(),
+    region: new FacetBuilder(),
+    companyCountry: new FacetBuilder(),
+    companyRegion: new FacetBuilder(),
+    cityRegionCountry: new FacetBuilder(),
+    size: new FacetBuilder(),
+    revenue: new FacetBuilder(),
+    age: new FacetBuilder(),
+    locations: new FacetBuilder(),
+    google: new FacetBuilder(),
+    linkedin: new FacetBuilder(),
+    naics: new FacetBuilder(),
+    jobLevel: new FacetBuilder(),
+    jobDepartment: new FacetBuilder(),
+    jobTitle: new FacetBuilder(),
+    skills: new FacetBuilder(),
+    interests: new FacetBuilder(),
+    companyName: new FacetBuilder(),
+  };
+  const texts = (b: FacetBuilder, values: readonly string[] | undefined, row: number) => {
+    for (const v of values ?? []) {
+      const k = foldText(v);
+      if (k) b.add(k, v, row);
+    }
+  };
+  const copy = (
+    b: FacetBuilder,
+    csr: Csr,
+    keys: string[],
+    labels: readonly string[],
+    business: number,
+    row: number,
+  ) => {
+    if (business + 1 >= csr.start.length) return;
+    for (let i = csr.start[business]!; i < csr.start[business + 1]!; i++) {
+      const id = csr.ids[i]!;
+      b.add(keys[id]!, labels[id]!, row);
+    }
+  };
+
+  const rows = db
+    .prepare(
+      `SELECT p.rowid, p.business_rowid, p.country_code, p.region_country_code, p.job_title, p.job_level,
+       p.job_department, p.total_experience_months, p.current_role_months, p.has_email, p.has_phone,
+       p.company_name, b.name_key AS company_key, p.company_size, p.company_revenue, p.company_age,
+       p.company_locations, p.company_country_code, p.company_region_country_code, p.company_city_region_country,
+       b.city_name AS company_city, p.company_naics, p.company_is_public, p.company_has_website, p.facets
+       FROM prospects p LEFT JOIN businesses b ON b.rowid = p.business_rowid ORDER BY p.rowid`,
+    )
+    .iterate() as IterableIterator<Row>;
+  for (const r of rows) {
+    const row = r.rowid;
+    // The slim `facets` blob, not the full doc: the build decodes ~60 bytes per row instead of ~1.6 KB.
+    const [levels, departments, skills, interests] = wireCodec.unpack(r.facets) as ProspectFacets;
+    all.add(row);
+    if (r.has_email) hasEmail.add(row);
+    if (r.has_phone) hasPhone.add(row);
+    if (r.company_has_website) hasWebsite.add(row);
+    if (r.company_is_public) isPublic.add(row);
+    countryOf[row] = countryId(r.country_code);
+    regionOf[row] = regionId(r.region_country_code);
+    departmentOf[row] = (r.job_department && DEPARTMENT_ID.get(r.job_department)) || 0;
+    if (r.total_experience_months !== null) experience.push({ row, value: r.total_experience_months });
+    if (r.current_role_months !== null) role.push({ row, value: r.current_role_months });
+
+    if (r.country_code) f.country.add(r.country_code, r.country_code, row);
+    if (r.region_country_code) f.region.add(r.region_country_code, r.region_country_code, row);
+    if (r.company_country_code) f.companyCountry.add(r.company_country_code, r.company_country_code, row);
+    if (r.company_region_country_code) {
+      f.companyRegion.add(r.company_region_country_code, r.company_region_country_code, row);
+    }
+    const crc = r.company_city_region_country;
+    for (const k of cityRegionCountryKeys(
+      r.company_city,
+      r.company_region_country_code,
+      r.company_country_code,
+      crc,
+    )) {
+      f.cityRegionCountry.add(k, crc ?? k, row);
+    }
+    if (r.company_size) f.size.add(r.company_size, r.company_size, row);
+    if (r.company_revenue) f.revenue.add(r.company_revenue, r.company_revenue, row);
+    if (r.company_age) f.age.add(r.company_age, r.company_age, row);
+    if (r.company_locations) f.locations.add(r.company_locations, r.company_locations, row);
+    for (const p of naicsPrefixes(r.company_naics)) f.naics.add(p, p, row);
+    if (r.business_rowid !== null) {
+      const b = r.business_rowid;
+      copy(f.google, bi.googleOf, googleKeys, bi.facets.google.labels, b, row);
+      copy(f.linkedin, bi.linkedinOf, linkedinKeys, bi.facets.linkedin.labels, b, row);
+      if (b < businessCount.length) {
+        businessCount[b]!++;
+        businessOfRow[row] = b;
+      }
+    }
+    if (r.job_level) f.jobLevel.add(r.job_level, r.job_level, row);
+    for (const l of levels) f.jobLevel.add(l, l, row);
+    if (r.job_department) f.jobDepartment.add(r.job_department, r.job_department, row);
+    for (const d of departments) f.jobDepartment.add(d, d, row);
+    if (r.job_title) {
+      const k = foldText(r.job_title);
+      if (k) f.jobTitle.add(k, r.job_title, row);
+    }
+    texts(f.skills, skills, row);
+    texts(f.interests, interests, row);
+    if (r.company_key && r.company_name) f.companyName.add(r.company_key, r.company_name, row);
+  }
+
+  // Prospects grouped by business rowid (counting sort keeps rows ascending inside each group).
+  const start = new Uint32Array(businessCount.length + 1);
+  for (let b = 0; b < businessCount.length; b++) start[b + 1] = start[b]! + businessCount[b]!;
+  const fill = start.slice(0, businessCount.length);
+  const grouped = new Uint32Array(start[businessCount.length]!);
+  for (let row = 0; row < size; row++) {
+    const b = businessOfRow[row]!;
+    if (b >= 0) grouped[fill[b]!++] = row;
+  }
+
+  const phrase = new Set(['jobTitle', 'skills', 'interests']);
+  const facets = {} as ProspectIndex['facets'];
+  for (const [name, b] of Object.entries(f) as [keyof typeof f, FacetBuilder][]) {
+    facets[name] = b.finish(size, phrase.has(name));
+  }
+  return {
+    size,
+    all,
+    facets,
+    hasEmail,
+    hasPhone,
+    hasWebsite,
+    isPublic,
+    totalExperience: buildRange(experience),
+    currentRole: buildRange(role),
+    byBusiness: { start, ids: grouped },
+    countryOf,
+    regionOf,
+    departmentOf,
+  };
+}

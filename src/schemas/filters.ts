@@ -1,0 +1,207 @@
+/**
+ * Fetch and stats filters (api-reference §1.3, §4.3, §5.2; 0.3.19). Every filter object is strict but
+ * accepts the `type` discriminator real clients send; `negate` is optional and nullable. Values are
+ * normalised here, once, so the core trusts them: country and region codes are lower-cased and checked
+ * against the ISO lists, legacy job levels and capitalised departments are mapped to the current
+ * taxonomy, `executive_joined_company` becomes `employee_joined_company`, ids are lower-cased.
+ */
+import { z } from 'zod';
+import {
+  BUSINESS_EVENT_TYPES,
+  COMPANY_AGES,
+  COMPANY_REVENUES,
+  COMPANY_SIZES,
+  CONTACT_DETAILS,
+  COUNTRY_CODE_SET,
+  INTENT_LEVELS,
+  JOB_DEPARTMENTS,
+  JOB_LEVELS,
+  LEGACY_JOB_DEPARTMENTS,
+  LEGACY_JOB_LEVELS,
+  NUMBER_OF_LOCATIONS,
+  REGION_CODE_SET,
+  V2_EVENT_RENAMES,
+} from './enums.js';
+
+/** Members every filter object accepts besides its own. */
+const common = {
+  /** Discriminator sent by real clients (`includes`, `range`, `exists` …); accepted and ignored. */
+  type: z.string().nullish(),
+  negate: z.boolean().nullish(),
+};
+
+const lower = (s: string) => s.toLowerCase();
+
+export const CountryCodeValue = z
+  .string()
+  .transform(lower)
+  .refine((s) => COUNTRY_CODE_SET.has(s), {
+    message: 'not a valid ISO 3166-1 alpha-2 country code (e.g. "us", "gb"; any case)',
+  });
+export const RegionCodeValue = z
+  .string()
+  .transform(lower)
+  .refine((s) => REGION_CODE_SET.has(s), {
+    message: 'not a valid ISO 3166-2 region code (e.g. "us-ca", "gb-lnd"; any case)',
+  });
+const BusinessIdValue = z
+  .string()
+  .transform(lower)
+  .pipe(z.string().regex(/^[a-f0-9]{32}$/, 'must be 32 hexadecimal characters'));
+const ProspectIdValue = z
+  .string()
+  .transform(lower)
+  .pipe(z.string().regex(/^[a-f0-9]{40}$/, 'must be 40 hexadecimal characters'));
+/** Job level, any case; legacy values (`cxo`, `vp`, `senior`, `entry`) map to the current ones. */
+export const JobLevelValue = z
+  .string()
+  .transform((s) => {
+    const l = s.trim().toLowerCase();
+    return LEGACY_JOB_LEVELS[l] ?? l;
+  })
+  .pipe(z.enum(JOB_LEVELS));
+/** Job department, any case; legacy capitalised departments (`Customer service` …) map to current ones. */
+export const JobDepartmentValue = z
+  .string()
+  .transform((s) => {
+    const l = s.trim().toLowerCase();
+    return LEGACY_JOB_DEPARTMENTS[l] ?? l;
+  })
+  .pipe(z.enum(JOB_DEPARTMENTS));
+const EventValue = z
+  .string()
+  .transform((s) => V2_EVENT_RENAMES[s] ?? s)
+  .pipe(z.enum(BUSINESS_EVENT_TYPES));
+const NaicsValue = z
+  .union([z.string(), z.number().int().nonnegative().transform(String)])
+  .pipe(z.string().regex(/^\d{2,6}$/, 'must be a NAICS code of 2 to 6 digits'));
+const Text = z.string();
+const OrganizationName = z.string().max(256);
+
+function includes<T extends z.ZodType>(item: T, maxItems?: number) {
+  const values = maxItems === undefined ? z.array(item) : z.array(item).max(maxItems);
+  return z.strictObject({ values, ...common });
+}
+
+const Operator = z.enum(['or', 'and']);
+const phrase = (maxItems?: number) =>
+  z.strictObject({
+    values: maxItems === undefined ? z.array(Text) : z.array(Text).max(maxItems),
+    operator: Operator.nullish(),
+    ...common,
+  });
+
+export const ExistsFilter = z.strictObject({ value: z.boolean(), ...common });
+export const RangeFilter = z.strictObject({
+  gte: z.number().int().nullish(),
+  lte: z.number().int().nullish(),
+  ...common,
+});
+export const ContactDetailsFilter = z.strictObject({ value: z.enum(CONTACT_DETAILS), ...common });
+export const JobTitleFilter = z.strictObject({
+  values: z.array(Text).max(300),
+  operator: Operator.nullish(),
+  include_related_job_titles: z.boolean().nullish(),
+  ...common,
+});
+export const BusinessIntentTopicsFilter = z.strictObject({
+  topics: z.array(Text).min(1),
+  topic_intent_level: z.enum(INTENT_LEVELS).nullish(),
+  ...common,
+});
+export const EventsFilter = z.strictObject({
+  values: z.array(EventValue),
+  /** Days back from the engine's clock; the docs say 30–90, clients clamp to 30–120: we take 1–365. */
+  last_occurrence: z.number().int().min(1).max(365),
+  ...common,
+});
+
+export const CATEGORY_FILTERS = ['google_category', 'naics_category', 'linkedin_category'] as const;
+
+/** Only one of the three category filters per request (api-reference §1.3). */
+function oneCategory(filters: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const used = CATEGORY_FILTERS.filter((k) => filters[k] !== undefined && filters[k] !== null);
+  if (used.length > 1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [],
+      message: `Only one category filter allowed per request (got ${used.join(', ')}); combine google_category, naics_category and linkedin_category in separate requests`,
+      params: { type: 'value_error' },
+    });
+  }
+}
+
+const prospectMembers = {
+  prospect_id: includes(ProspectIdValue).nullish(),
+  has_contact_details: ContactDetailsFilter.nullish(),
+  job_level: includes(JobLevelValue).nullish(),
+  job_department: includes(JobDepartmentValue).nullish(),
+  business_id: includes(BusinessIdValue, 10_000).nullish(),
+  total_experience_months: RangeFilter.nullish(),
+  current_role_months: RangeFilter.nullish(),
+  country_code: includes(CountryCodeValue).nullish(),
+  region_country_code: includes(RegionCodeValue).nullish(),
+  company_country_code: includes(CountryCodeValue).nullish(),
+  company_region_country_code: includes(RegionCodeValue).nullish(),
+  city_region_country: includes(Text).nullish(),
+  company_size: includes(z.enum(COMPANY_SIZES)).nullish(),
+  company_revenue: includes(z.enum(COMPANY_REVENUES)).nullish(),
+  company_age: includes(z.enum(COMPANY_AGES)).nullish(),
+  company_number_of_locations: includes(z.enum(NUMBER_OF_LOCATIONS)).nullish(),
+  google_category: includes(Text).nullish(),
+  naics_category: includes(NaicsValue).nullish(),
+  linkedin_category: includes(Text).nullish(),
+  job_title: JobTitleFilter.nullish(),
+  skills: phrase().nullish(),
+  interests: phrase().nullish(),
+  company_name: includes(OrganizationName).nullish(),
+  has_website: ExistsFilter.nullish(),
+  is_public_company: ExistsFilter.nullish(),
+};
+
+/** v1 prospect filters (0.3.19), with `has_email` and `has_phone_number`. */
+export const ProspectFilters = z
+  .strictObject({
+    ...prospectMembers,
+    has_email: ExistsFilter.nullish(),
+    has_phone_number: ExistsFilter.nullish(),
+  })
+  .superRefine(oneCategory);
+/** v2 prospect filters: v1 without `has_email` / `has_phone_number`. */
+export const ProspectFiltersV2 = z.strictObject(prospectMembers).superRefine(oneCategory);
+
+/** Business filters (§4.3); v1 and v2 share the shape (only `include_operating_locations`' default differs). */
+export const BusinessFilters = z
+  .strictObject({
+    business_id: includes(BusinessIdValue, 10_000).nullish(),
+    country_code: includes(CountryCodeValue).nullish(),
+    region_country_code: includes(RegionCodeValue).nullish(),
+    company_size: includes(z.enum(COMPANY_SIZES)).nullish(),
+    company_revenue: includes(z.enum(COMPANY_REVENUES)).nullish(),
+    company_age: includes(z.enum(COMPANY_AGES)).nullish(),
+    google_category: includes(Text).nullish(),
+    naics_category: includes(NaicsValue).nullish(),
+    linkedin_category: includes(Text).nullish(),
+    company_tech_stack_category: includes(Text).nullish(),
+    company_tech_stack_tech: includes(Text).nullish(),
+    company_name: includes(OrganizationName).nullish(),
+    number_of_locations: includes(z.enum(NUMBER_OF_LOCATIONS)).nullish(),
+    city_region_country: includes(Text).nullish(),
+    city_region: includes(Text).nullish(),
+    website_keywords: phrase().nullish(),
+    business_intent_topics: BusinessIntentTopicsFilter.nullish(),
+    events: EventsFilter.nullish(),
+    has_website: ExistsFilter.nullish(),
+    is_public_company: ExistsFilter.nullish(),
+    include_operating_locations: ExistsFilter.nullish(),
+  })
+  .superRefine(oneCategory);
+export const BusinessFiltersV2 = BusinessFilters;
+
+export type ProspectFilters = z.output<typeof ProspectFilters>;
+export type ProspectFiltersV2 = z.output<typeof ProspectFiltersV2>;
+/** Either generation: the core reads v1's superset. */
+export type AnyProspectFilters = ProspectFilters | ProspectFiltersV2;
+export type BusinessFilters = z.output<typeof BusinessFilters>;
+export type ExistsFilter = z.output<typeof ExistsFilter>;
+export type RangeFilter = z.output<typeof RangeFilter>;
