@@ -9,6 +9,7 @@ import { JOB_TITLES } from '../src/generate/data/jobs.js';
 import { workLocalPart } from '../src/generate/person.js';
 import type { EmailPattern } from '../src/generate/business-core.js';
 import { generateSnapshot, makePlan, prospects } from '../src/generate/index.js';
+import { companyKey, normaliseEmail } from '../src/normalise/index.js';
 import { BUSINESS_EVENT_TYPES, PROSPECT_EVENT_TYPES } from '../src/schemas/enums.js';
 import { BusinessRecord, EventRecord, ProspectRecord } from '../src/schemas/records.js';
 
@@ -133,6 +134,24 @@ describe('the demo records', () => {
     );
   });
 
+  it('never give two entities one domain, profile or mailbox, nor two companies of a country one name', () => {
+    const unique = (keys: (string | null)[]) => {
+      const present = keys.filter((k): k is string => k !== null);
+      expect(new Set(present).size).toBe(present.length);
+      return present.length;
+    };
+    expect(unique(demo.businesses.map((b) => b.domain as string))).toBe(2000);
+    expect(unique(demo.businesses.map((b) => b.linkedin_profile as string | null))).toBeGreaterThan(1700);
+    unique(demo.businesses.map((b) => `${b.country_code as string} ${companyKey(b.name as string)}`));
+    expect(unique(demo.prospects.map((p) => p.linkedin as string | null))).toBeGreaterThan(9000);
+    const mailboxes = demo.prospects.flatMap((p) => {
+      const own = new Set<string>();
+      for (const e of p.emails as { address: string }[]) own.add(normaliseEmail(e.address)!.key);
+      return [...own];
+    });
+    expect(unique(mailboxes)).toBeGreaterThan(10000);
+  });
+
   it('give each company one e-mail pattern on its own domain', () => {
     const domains = new Map(demo.businesses.map((b) => [b.business_id, b.domain as string]));
     const patterns = new Map<unknown, Set<EmailPattern>>();
@@ -141,8 +160,10 @@ describe('the demo records', () => {
       const domain = domains.get(p.business_id);
       for (const email of p.emails as { address: string; type: string }[]) {
         if (email.type === 'personal') continue;
-        const [local, host] = email.address.split('@');
+        const [address, host] = email.address.split('@');
         expect(host).toBe(domain);
+        // A namesake colleague's mailbox was taken first: "john.smith2@".
+        const local = address!.replace(/[2-9]$|[1-9][0-9]+$/, '');
         const person = {
           first: p.first_name as string,
           last: p.last_name as string,

@@ -6,10 +6,11 @@ import { COMPANY_REVENUES, COMPANY_SIZES, type CompanyRevenue, type CompanySize 
 import { INDUSTRIES, type Industry } from './data/industries.js';
 import { COUNTRIES, type CityRow, type CountrySpec } from './data/places.js';
 import { pickCity } from './location.js';
-import { coreName, legalName } from './naming.js';
+import { companyKey } from '../normalise/index.js';
+import { coreName, joinName, legalParts, type NameParts } from './naming.js';
 import type { Plan } from './plan.js';
 import { Rng, STREAM, Weighted } from './rng.js';
-import { ascii } from './text.js';
+import { ascii, slug } from './text.js';
 
 export type EmailPattern = 'first.last' | 'flast' | 'first' | 'firstl' | 'first_last';
 const EMAIL_PATTERN = new Weighted<EmailPattern>([
@@ -31,6 +32,8 @@ export interface BusinessCore {
   id: string;
   name: string;
   domain: string;
+  /** Company profile slug, unique across the snapshot. */
+  linkedinSlug: string;
   country: CountrySpec;
   city: CityRow;
   industry: Industry;
@@ -100,19 +103,129 @@ export function businessId(plan: Plan, i: number): string {
   return new Rng(plan.seed, STREAM.business, i).hex(32);
 }
 
-export function businessCore(plan: Plan, i: number): BusinessCore {
+/** What a business is called and where it lives on the web, before uniqueness variants. */
+interface Identity {
+  rng: Rng;
+  id: string;
+  country: CountrySpec;
+  city: CityRow;
+  core: string;
+  parts: NameParts;
+  label: string;
+  tld: string;
+}
+
+function identity(plan: Plan, i: number): Identity {
   const rng = new Rng(plan.seed, STREAM.business, i);
   const id = rng.hex(32);
   const country = COUNTRIES[plan.country[i]!]!;
-  const industry = INDUSTRIES[plan.industry[i]!]!;
-  const sizeIndex = plan.size[i]!;
-  const large = sizeIndex >= 5;
+  const large = plan.size[i]! >= 5;
   const own = origin(plan, i);
-  const city = own.city;
   // A few companies share a core name with an earlier one, usually in another country.
   const core = i > 0 && rng.chance(0.03) ? origin(plan, rng.int(i)).core : own.core;
-  const name = legalName(rng, core, country, large);
-  const domain = domainLabel(rng, core) + tldOf(rng, country);
+  const parts = legalParts(rng, core, country, large);
+  const label = domainLabel(rng, core);
+  const tld = tldOf(rng, country);
+  return { rng, id, country, city: own.city, core, parts, label, tld };
+}
+
+/** Words a registrant adds when the name is taken in the country ("Redwood Ventures LLC"). */
+const DISTINCT = ['Ventures', 'Collective', 'Works', 'Labs', 'Studio', 'Associates', 'Partners', 'Group'];
+
+/** The `variant`-th name: as drawn, then with a distinguishing word, the city, a number. */
+function nameVariant(who: Identity, variant: number): string {
+  if (variant === 0) return joinName(who.parts);
+  if (variant <= DISTINCT.length) return joinName(who.parts, DISTINCT[variant - 1]);
+  if (variant === DISTINCT.length + 1) return joinName(who.parts, who.city[0]);
+  return joinName(who.parts, String(variant - DISTINCT.length));
+}
+
+/**
+ * The `variant`-th domain of a business: its own label and TLD first; a twin (a name or label another
+ * company already holds) takes its country's TLD, then a country or brand suffix, then a number, the
+ * way real registrants settle on a free domain.
+ */
+function domainVariant(who: Identity, variant: number): string {
+  const { label, tld, country } = who;
+  switch (variant) {
+    case 0:
+      return label + tld;
+    case 1: {
+      const cc = country.tlds.find(([t]) => t !== '.com' && t !== tld)?.[0];
+      return label + (cc ?? `-${country.code}${tld}`);
+    }
+    case 2:
+      return `${label}-${country.code}${tld}`;
+    case 3:
+      return `${label}group${tld}`;
+    case 4:
+      return `get${label}${tld}`;
+    case 5:
+      return `${label}hq${tld}`;
+    default:
+      return `${label}${variant - 4}${tld}`;
+  }
+}
+
+/** The company profile slug base: the name without a US/UK suffix ("acme-robotics"). */
+function slugBase(name: string): string {
+  return slug(name.replace(/,? (Inc\.|LLC|Ltd\.?)$/, ''));
+}
+
+/** The `variant`-th company profile slug: the name, then with its legal form, its country, a number. */
+function slugVariant(who: Identity, name: string, variant: number): string {
+  const base = slugBase(name);
+  if (variant === 0) return base;
+  if (variant === 1) {
+    const full = slug(name);
+    return full !== base ? full : `${base}-${who.country.code}`;
+  }
+  if (variant === 2) return `${base}-${who.country.code}`;
+  return `${base}-${variant - 1}`;
+}
+
+/**
+ * Picks, business by business in index order, the first free name, domain and profile slug variant:
+ * no two businesses share a registrable domain or a profile slug (a registry never hands one out
+ * twice), and no two in one country share a normalised name (company registries refuse a name already
+ * registered; namesakes abroad stay, as they do in real data). The chosen variants go into the plan;
+ * everything else is still rebuilt from the index alone.
+ */
+export function uniqueWebKeys(plan: Plan): { name: Uint16Array; domain: Uint16Array; slug: Uint16Array } {
+  const names = new Uint16Array(plan.businesses);
+  const domain = new Uint16Array(plan.businesses);
+  const slugs = new Uint16Array(plan.businesses);
+  const usedNames = new Set<string>();
+  const usedDomains = new Set<string>();
+  const usedSlugs = new Set<string>();
+  for (let i = 0; i < plan.businesses; i++) {
+    const who = identity(plan, i);
+    let n = 0;
+    const nameKey = (v: number) => `${who.country.code} ${companyKey(nameVariant(who, v))}`;
+    while (usedNames.has(nameKey(n))) n++;
+    usedNames.add(nameKey(n));
+    names[i] = n;
+    const name = nameVariant(who, n);
+    let v = 0;
+    while (usedDomains.has(domainVariant(who, v))) v++;
+    usedDomains.add(domainVariant(who, v));
+    domain[i] = v;
+    let s = 0;
+    while (usedSlugs.has(slugVariant(who, name, s))) s++;
+    usedSlugs.add(slugVariant(who, name, s));
+    slugs[i] = s;
+  }
+  return { name: names, domain, slug: slugs };
+}
+
+export function businessCore(plan: Plan, i: number): BusinessCore {
+  const who = identity(plan, i);
+  const { rng, id, country, city, core } = who;
+  const name = nameVariant(who, plan.nameVariant[i] ?? 0);
+  const industry = INDUSTRIES[plan.industry[i]!]!;
+  const sizeIndex = plan.size[i]!;
+  const domain = domainVariant(who, plan.domainVariant[i] ?? 0);
+  const linkedinSlug = slugVariant(who, name, plan.slugVariant[i] ?? 0);
 
   const centre = REVENUE_CENTRE[sizeIndex]!;
   const revenue = COMPANY_REVENUES[Math.max(0, centre + rng.between(-1, 1))]!;
@@ -134,6 +247,7 @@ export function businessCore(plan: Plan, i: number): BusinessCore {
     id,
     name,
     domain,
+    linkedinSlug,
     country,
     city,
     industry,

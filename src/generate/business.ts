@@ -13,7 +13,6 @@ import { businessEnrichments } from './business-enrichments.js';
 import { countryName, regionName } from './location.js';
 import type { Plan } from './plan.js';
 import { Rng, STREAM, Weighted } from './rng.js';
-import { slug } from './text.js';
 
 /** A company's technologies, grouped by technographics category. */
 export type TechStack = ReadonlyMap<TechCategory, readonly string[]>;
@@ -87,9 +86,7 @@ export function businessRecord(plan: Plan, i: number): Record<string, unknown> {
         .map((topic) => ({ topic, intent_level: INTENT_LEVEL.pick(rng) }))
     : [];
   const website = `https://www.${core.domain}`;
-  const linkedin = rng.chance(0.9)
-    ? `https://www.linkedin.com/company/${slug(core.name.replace(/,? (Inc\.|LLC|Ltd\.?)$/, ''))}`
-    : null;
+  const linkedin = rng.chance(0.9) ? `https://www.linkedin.com/company/${core.linkedinSlug}` : null;
   const businessDescription = rng.chance(0.92) ? description(rng, core, keywords) : null;
   const logo = rng.chance(0.85) ? `https://logo.clearbit.com/${core.domain}` : null;
   const record = {

@@ -62,12 +62,30 @@ export function coreName(rng: Rng, country: CountrySpec, industry: Industry, cit
   }
 }
 
-/** The full name: core, sometimes a group word, and a legal suffix that fits the country and size. */
-export function legalName(rng: Rng, core: string, country: CountrySpec, large: boolean): string {
-  let name = core;
-  if (!core.startsWith('The ') && rng.chance(large ? 0.3 : 0.04)) name += ` ${rng.pick(GROUP_WORDS)}`;
-  if (rng.chance(0.15)) return name; // trading name without a suffix
+/** A legal name in parts: the trading body, the comma before the suffix, the suffix ('' when none). */
+export interface NameParts {
+  body: string;
+  comma: string;
+  suffix: string;
+}
+
+/** The parts of the full name: core, sometimes a group word, and a legal suffix fitting country and size. */
+export function legalParts(rng: Rng, core: string, country: CountrySpec, large: boolean): NameParts {
+  let body = core;
+  if (!core.startsWith('The ') && rng.chance(large ? 0.3 : 0.04)) body += ` ${rng.pick(GROUP_WORDS)}`;
+  if (rng.chance(0.15)) return { body, comma: '', suffix: '' }; // trading name without a suffix
   const suffix = rng.pick(large ? country.suffixes.large : country.suffixes.small);
   const comma = (suffix === 'Inc.' || suffix === 'LLC') && rng.chance(0.4) ? ',' : '';
-  return `${name}${comma} ${suffix}`;
+  return { body, comma, suffix };
+}
+
+/** The parts joined: "Acme Robotics, Inc.". */
+export function joinName(parts: NameParts, extra = ''): string {
+  const body = extra ? `${parts.body} ${extra}` : parts.body;
+  return parts.suffix ? `${body}${parts.comma} ${parts.suffix}` : body;
+}
+
+/** The full name: core, sometimes a group word, and a legal suffix that fits the country and size. */
+export function legalName(rng: Rng, core: string, country: CountrySpec, large: boolean): string {
+  return joinName(legalParts(rng, core, country, large));
 }

@@ -77,10 +77,31 @@ export interface Email {
   source: string;
 }
 
-export function emails(rng: Rng, p: Person, employer: BusinessCore | null): Email[] {
+/**
+ * Mailboxes already handed out, for the sequential generator: a second John Smith gets
+ * `john.smith2@…`, as mail admins and webmail sign-ups do. Keys fold case, and Gmail's dots.
+ */
+export class TakenEmails {
+  private readonly taken = new Set<string>();
+
+  /** `local@domain`, or with the first number from 2 that makes the mailbox free; then marks it taken. */
+  claim(local: string, domain: string): string {
+    const gmail = domain === 'gmail.com' || domain === 'googlemail.com';
+    const key = (l: string) => (gmail ? l.replace(/\./g, '') + '@gmail.com' : `${l}@${domain}`);
+    let out = local;
+    for (let n = 2; this.taken.has(key(out)); n++) out = `${local}${n}`;
+    this.taken.add(key(out));
+    return `${out}@${domain}`;
+  }
+}
+
+/** A person's addresses; with `taken`, each mailbox is unique across the snapshot. */
+export function emails(rng: Rng, p: Person, employer: BusinessCore | null, taken?: TakenEmails): Email[] {
   const out: Email[] = [];
+  const claim = (local: string, domain: string) =>
+    taken === undefined ? `${local}@${domain}` : taken.claim(local, domain);
   if (employer && rng.chance(0.85)) {
-    const address = `${workLocalPart(employer.emailPattern, p)}@${employer.domain}`;
+    const address = claim(workLocalPart(employer.emailPattern, p), employer.domain);
     const type = rng.chance(0.6) ? 'current_professional' : 'professional';
     out.push({ address, type, status: STATUS.pick(rng), source: SOURCE.pick(rng) });
     // Several providers often report the same address, sometimes with another verdict.
@@ -96,7 +117,7 @@ export function emails(rng: Rng, p: Person, employer: BusinessCore | null): Emai
         ? `${f}${l}`
         : `${f}${l}${rng.between(1, 99)}`;
     out.push({
-      address: `${local}@${domain}`,
+      address: claim(local, domain),
       type: 'personal',
       status: STATUS.pick(rng),
       source: SOURCE.pick(rng),
@@ -120,13 +141,35 @@ export function phones(rng: Rng, country: CountrySpec, city: CityRow | null): Ph
   return out;
 }
 
-/** The primary LinkedIn URL and the variants providers report for it. */
-export function linkedinUrls(rng: Rng, p: Person): { primary: string; variants: string[] } {
+/** A bijection on `bits`-bit integers (multiply by odd, xor-shift): distinct indexes, distinct tags. */
+function permute(x: number, bits: number, seed: number): number {
+  const mask = bits === 32 ? 0xffffffff : (1 << bits) - 1;
+  x = (x ^ (seed & mask)) >>> 0;
+  x = (Math.imul(x, 0x2c1b3c6d) & mask) >>> 0;
+  x = (x ^ (x >>> (bits >> 1))) >>> 0;
+  x = (Math.imul(x, 0x297a2d39) & mask) >>> 0;
+  return (x ^ (x >>> (bits >> 1))) >>> 0;
+}
+
+/**
+ * The primary LinkedIn URL and the variants providers report for it. The handle ends in a 6- or 8-hex
+ * tag that is a bijection of the prospect index `k`, so no two prospects share a profile.
+ */
+export function linkedinUrls(
+  rng: Rng,
+  p: Person,
+  k: number,
+  seed: number,
+): { primary: string; variants: string[] } {
   const base = `${ascii(p.first)}-${p.last
     .split(/[\s-]+/)
     .map(ascii)
     .join('-')}`;
-  const handle = rng.chance(0.3) ? base : `${base}-${rng.hex(rng.chance(0.5) ? 8 : 6)}`;
+  const short = rng.chance(0.5) && k < 1 << 24;
+  const tag = short
+    ? permute(k, 24, seed).toString(16).padStart(6, '0')
+    : permute(k, 32, seed).toString(16).padStart(8, '0');
+  const handle = `${base}-${tag}`;
   const primary = `https://www.linkedin.com/in/${handle}`;
   const variants = [primary];
   if (rng.chance(0.5)) variants.push(`https://linkedin.com/in/${handle}/`);

@@ -6,6 +6,7 @@
 import { COMPANY_SIZES } from '../schemas/enums.js';
 import { COUNTRIES } from './data/places.js';
 import { INDUSTRIES } from './data/industries.js';
+import { uniqueWebKeys } from './business-core.js';
 import { Rng, STREAM, Weighted } from './rng.js';
 
 export interface PlanOptions {
@@ -35,6 +36,10 @@ export interface Plan {
   /** Business indexes per industry (lookalikes) and of companies with 1,001+ employees (parents, IPOs). */
   byIndustry: readonly Uint32Array[];
   large: Uint32Array;
+  /** Which name, domain and company-profile variant each business takes so none is shared (see `uniqueWebKeys`). */
+  nameVariant: Uint16Array;
+  domainVariant: Uint16Array;
+  slugVariant: Uint16Array;
 }
 
 export const DEFAULT_SEED = 42;
@@ -100,7 +105,7 @@ export function makePlan(options: PlanOptions): Plan {
     buckets[industry[i]!]!.push(i);
     if (size[i]! >= largeFrom) large.push(i);
   }
-  return {
+  const plan: Plan = {
     seed,
     asOf,
     asOfMs,
@@ -114,7 +119,15 @@ export function makePlan(options: PlanOptions): Plan {
     firstProspect,
     byIndustry: buckets.map((b) => Uint32Array.from(b)),
     large: Uint32Array.from(large.length > 0 ? large : [0]),
+    nameVariant: new Uint16Array(businesses),
+    domainVariant: new Uint16Array(businesses),
+    slugVariant: new Uint16Array(businesses),
   };
+  const web = uniqueWebKeys(plan);
+  plan.nameVariant = web.name;
+  plan.domainVariant = web.domain;
+  plan.slugVariant = web.slug;
+  return plan;
 }
 
 /** Number of prospects that work for a business; prospects from this index on have none. */

@@ -11,7 +11,7 @@ import { businessCore, type BusinessCore } from './business-core.js';
 import { linkedinPosts } from './business-enrichments.js';
 import { coreName, legalName } from './naming.js';
 import { countryByCode, countryName, pickCity, regionName } from './location.js';
-import { emails, linkedinUrls, person, phones } from './person.js';
+import { emails, linkedinUrls, person, phones, TakenEmails } from './person.js';
 import { COUNTRY_PICK, employedCount, employerOf, type Plan } from './plan.js';
 import { Rng, STREAM, Weighted } from './rng.js';
 import { monthDate } from './text.js';
@@ -112,12 +112,17 @@ function pickTitle(rng: Rng, plan: Plan, employer: BusinessCore | null, position
   return TITLE_PICKS.get(department)!.pick(rng);
 }
 
-/** The record of prospect `k`; `employer` is the core of its business when the caller already has it. */
+/**
+ * The record of prospect `k`; `employer` is the core of its business when the caller already has it.
+ * `taken` (the sequential generator's) keeps e-mail mailboxes unique; without it (a prospect rebuilt
+ * alone for an event) an address may lack the number a namesake earlier in the snapshot forced on it.
+ */
 export function prospectRecord(
   plan: Plan,
   k: number,
   employer: BusinessCore | null,
   position: number,
+  taken?: TakenEmails,
 ): Record<string, unknown> {
   const rng = new Rng(plan.seed, STREAM.prospect, k);
   const id = rng.hex(40);
@@ -137,7 +142,7 @@ export function prospectRecord(
   const p = person(rng, country);
   const fullName = `${p.first} ${p.last}`;
   const title = pickTitle(rng, plan, employer, position);
-  const links = rng.chance(0.92) ? linkedinUrls(rng, p) : null;
+  const links = rng.chance(0.92) ? linkedinUrls(rng, p, k, plan.seed) : null;
 
   // Work history, newest first: current role, then 1–4 earlier ones with small gaps.
   const currentMonths = Math.min(240, 1 + Math.floor(-Math.log(1 - rng.next()) * 30));
@@ -220,7 +225,7 @@ export function prospectRecord(
     education,
     age_group: ageGroup(age),
     gender: p.gender,
-    emails: emails(rng, p, employer),
+    emails: emails(rng, p, employer, taken),
     phone_numbers: phones(rng, country, city),
     enrichments: {} as Record<string, unknown>,
   };
@@ -246,12 +251,13 @@ export function prospectAt(plan: Plan, k: number): Record<string, unknown> {
 
 /** Every prospect of the plan: employees business by business, then those without an employer. */
 export function* prospects(plan: Plan): Generator<Record<string, unknown>> {
+  const taken = new TakenEmails();
   for (let b = 0; b < plan.businesses; b++) {
     const from = plan.firstProspect[b]!;
     const to = plan.firstProspect[b + 1]!;
     if (from === to) continue;
     const core = businessCore(plan, b);
-    for (let k = from; k < to; k++) yield prospectRecord(plan, k, core, k - from);
+    for (let k = from; k < to; k++) yield prospectRecord(plan, k, core, k - from, taken);
   }
-  for (let k = employedCount(plan); k < plan.prospects; k++) yield prospectRecord(plan, k, null, -1);
+  for (let k = employedCount(plan); k < plan.prospects; k++) yield prospectRecord(plan, k, null, -1, taken);
 }

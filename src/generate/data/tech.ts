@@ -2,35 +2,12 @@
  * Technologies by technographics category, Bombora-style intent topics, and the words of a person's
  * profile (skills by department, interests, schools by country, degrees).
  */
-import type { JobDepartment } from '../../schemas/enums.js';
+import { TECH_CATEGORIES, type JobDepartment, type TechCategory } from '../../schemas/enums.js';
+
 import type { IndustryKind } from './industries.js';
 import { words } from './names.js';
 
-/** The technographics category keys of api-reference §14.4, in that order. */
-export const TECH_CATEGORIES = [
-  'testing_and_qa',
-  'sales',
-  'prog_langs_and_frameworks',
-  'productivity_and_operations',
-  'product_and_design',
-  'platform_and_storage',
-  'operations_software',
-  'operations_management',
-  'marketing',
-  'it_security',
-  'it_management',
-  'hr',
-  'health_tech',
-  'finance_and_accounting',
-  'ecommerce',
-  'devops_and_development',
-  'customer_management',
-  'computer_networks',
-  'communications',
-  'collaboration',
-  'bi_and_analytics',
-] as const;
-export type TechCategory = (typeof TECH_CATEGORIES)[number];
+export { TECH_CATEGORIES, type TechCategory };
 
 /** `devops_and_development` → "Devops And Development", the form of `company_tech_stack_categories`. */
 export const categoryLabel = (c: TechCategory): string =>

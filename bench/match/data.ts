@@ -1,0 +1,67 @@
+/**
+ * Generated evaluation data, cached under bench/.data/: a seeded snapshot, its held-out copy, and (for
+ * the large sizes) the built database file, so a second run starts in seconds.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openEngine, type Engine } from '../../src/engine.js';
+import { generateSnapshot } from '../../src/generate/index.js';
+import { holdOut, loadHeldOut, type HeldOutSnapshot } from './snapshot.js';
+
+export const DATA = join(import.meta.dirname, '..', '.data');
+
+export interface EvalData {
+  snapshot: HeldOutSnapshot;
+  engine: Engine;
+}
+
+const log = (msg: string) => process.stderr.write(msg + '\n');
+
+/** Generates (once) and loads a held-out evaluation snapshot of the given size. */
+export async function evalData(options: {
+  businesses: number;
+  prospects: number;
+  seed?: number;
+  /** Share of records kept in memory to draw evaluation rows from. */
+  sample?: number;
+  /** Keep the database in a file under bench/.data/ (reused by later runs). */
+  file?: boolean;
+}): Promise<EvalData> {
+  const seed = options.seed ?? 11;
+  // `g3`: generator with unique domains, profile slugs and mailboxes (bump when the generator changes).
+  const name = `match-${options.businesses}-${options.prospects}-s${seed}-g3`;
+  const src = join(DATA, name, 'snapshot');
+  const held = join(DATA, name, 'held');
+  mkdirSync(join(DATA, name), { recursive: true });
+  if (!existsSync(join(src, 'manifest.json'))) {
+    const t = performance.now();
+    await generateSnapshot({
+      dir: src,
+      businesses: options.businesses,
+      prospects: options.prospects,
+      events: 0,
+      seed,
+      format: 'jsonl',
+    });
+    log(`generated ${name} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+  }
+  const t = performance.now();
+  const snapshot = await holdOut(src, held, 0.1, options.sample ?? 1);
+  log(`held out 10% of ${name} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+  let engine: Engine;
+  if (options.file) {
+    const dbPath = join(DATA, name, 'db.sqlite');
+    const stamp = join(DATA, name, 'db.ok');
+    if (existsSync(stamp) && readFileSync(stamp, 'utf8') === 'ok') {
+      engine = openEngine({ path: dbPath });
+    } else {
+      const t2 = performance.now();
+      engine = await loadHeldOut(snapshot, dbPath);
+      writeFileSync(stamp, 'ok');
+      log(`loaded ${name} in ${((performance.now() - t2) / 1000).toFixed(1)}s`);
+    }
+  } else {
+    engine = await loadHeldOut(snapshot);
+  }
+  return { snapshot, engine };
+}

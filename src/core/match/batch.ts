@@ -1,0 +1,115 @@
+/**
+ * Batch matching: rows in, rows out in the same order. The indexes are looked up once per batch and
+ * each row is answered from memory, so a batch costs no SQLite round trip per row.
+ */
+import type { Engine } from '../../engine.js';
+import { matchBusinessRow, otherCandidates } from './businesses.js';
+import { companyContext } from './company-search.js';
+import { echoBusiness, echoProspect } from './input.js';
+import { matchProspectRow, prospectContext } from './prospects.js';
+import {
+  MATCH_ERRORS,
+  type BusinessesMatchResult,
+  type BusinessMatchRow,
+  type BusinessRowInput,
+  type MatchOptions,
+  type ProspectMatchRow,
+  type ProspectRowInput,
+  type ProspectsMatchResult,
+  type Verdict,
+} from './types.js';
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Adds the verdict's id, error and (when asked) explanation to a row holding `input`. */
+function finish<Row extends { input: unknown }>(
+  row: Row,
+  idKey: string,
+  verdict: Verdict,
+  ids: readonly string[],
+  options: MatchOptions,
+): void {
+  const out = row as Record<string, unknown>;
+  out[idKey] = verdict.kind === 'match' ? ids[verdict.pos] : null;
+  if (verdict.kind === 'error') {
+    out.error = MATCH_ERRORS[verdict.error];
+    out.error_type = verdict.error;
+  }
+  if (options.explain) {
+    out.match_confidence = verdict.kind === 'match' ? round(verdict.confidence) : 0;
+    out.matched_on = verdict.kind === 'match' ? verdict.on : [];
+  }
+  const k = options.alternatives ?? 0;
+  if (k > 0) {
+    out.alternatives = otherCandidates(verdict, k).map((c) => ({
+      id: ids[c.pos] as string,
+      score: round(c.score),
+    }));
+  }
+}
+
+/** Matches business rows; the i-th output row answers the i-th input row. */
+export function matchBusinessRows(
+  engine: Engine,
+  rows: readonly BusinessRowInput[],
+  options: MatchOptions = {},
+): BusinessMatchRow[] {
+  const ctx = companyContext(engine, options.explain === true || (options.alternatives ?? 0) > 0);
+  const out: BusinessMatchRow[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const input = echoBusiness(rows[i] as BusinessRowInput);
+    const row: BusinessMatchRow = { input, business_id: null };
+    finish(row, 'business_id', matchBusinessRow(ctx, input), ctx.index.ids, options);
+    out[i] = row;
+  }
+  return out;
+}
+
+/** Matches prospect rows; the i-th output row answers the i-th input row. */
+export function matchProspectRows(
+  engine: Engine,
+  rows: readonly ProspectRowInput[],
+  options: MatchOptions = {},
+): ProspectMatchRow[] {
+  const ctx = prospectContext(engine, options.explain === true || (options.alternatives ?? 0) > 0);
+  const out: ProspectMatchRow[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const input = echoProspect(rows[i] as ProspectRowInput);
+    const row: ProspectMatchRow = { input, prospect_id: null };
+    finish(row, 'prospect_id', matchProspectRow(ctx, input), ctx.index.ids, options);
+    out[i] = row;
+  }
+  return out;
+}
+
+function countMatches(rows: readonly { business_id?: string | null; prospect_id?: string | null }[]): number {
+  let n = 0;
+  for (const r of rows) if ((r.business_id ?? r.prospect_id ?? null) !== null) n++;
+  return n;
+}
+
+/**
+ * Matches businesses: the live response body without `response_context`.
+ * @example matchBusinesses(engine, [{ name: 'Acme Robotics', domain: 'acmerobotics.com' }])
+ */
+export function matchBusinesses(
+  engine: Engine,
+  rows: readonly BusinessRowInput[],
+  options: MatchOptions = {},
+): BusinessesMatchResult {
+  const matched = matchBusinessRows(engine, rows, options);
+  return { total_results: matched.length, total_matches: countMatches(matched), matched_businesses: matched };
+}
+
+/**
+ * Matches prospects: the live response body without `response_context`.
+ * @example matchProspects(engine, [{ full_name: 'Jane Doe', company_name: 'Acme Robotics' }])
+ */
+export function matchProspects(
+  engine: Engine,
+  rows: readonly ProspectRowInput[],
+  options: MatchOptions = {},
+): ProspectsMatchResult {
+  const matched = matchProspectRows(engine, rows, options);
+  return { total_results: matched.length, total_matches: countMatches(matched), matched_prospects: matched };
+}

@@ -1,0 +1,249 @@
+/**
+ * Business match, one row at a time against in-memory indexes (no SQLite round trip per row).
+ * Rules (`api-reference.md` §3.1): exact keys first — profile slug, host, registrable domain; when name
+ * and domain are both given the domain decides and the name confirms or picks among businesses sharing
+ * the domain; name only → exact name key, then fuzzy name; an invalid domain → no match. A domain or
+ * profile that is given but unknown rules out candidates that have a different one.
+ */
+import { linkedinCompanySlug, normaliseDomain, type DomainKey } from '../../normalise/index.js';
+import {
+  decide,
+  formConflict,
+  NAME_MARGIN,
+  NAME_THRESHOLD,
+  queryName,
+  scorePositions,
+  searchCompanyName,
+  type CompanyContext,
+  type QueryName,
+} from './company-search.js';
+import { clean } from './input.js';
+import type { BusinessInput, MatchedOn, Scored, Verdict } from './types.js';
+
+/** Among businesses that share a domain or profile, the name must reach this to pick one. */
+const POOL_THRESHOLD = 0.75;
+
+/** The country a ccTLD suggests ("acme.de" → "de", "acme.co.uk" → "gb"), null for generic TLDs. */
+export function tldCountry(domain: string): string | null {
+  const dot = domain.lastIndexOf('.');
+  const tld = domain.slice(dot + 1);
+  if (tld.length !== 2) return null;
+  return tld === 'uk' ? 'gb' : tld;
+}
+
+interface Evidence {
+  /** The name as given (trimmed), null when absent; normalised on first use ({@link nameOf}). */
+  raw: string | null;
+  name?: QueryName | null;
+  domain: DomainKey | null;
+  slug: string | null;
+}
+
+/** The verdict for one echoed input row. */
+export function matchBusinessRow(ctx: CompanyContext, input: BusinessInput): Verdict {
+  const name = clean(input.name);
+  const domainRaw = clean(input.domain);
+  const urlRaw = clean(input.url);
+  const linkedinRaw = clean(input.linkedin_url);
+  if (name === null && domainRaw === null && urlRaw === null && linkedinRaw === null) {
+    return { kind: 'error', error: 'missing_identifier' };
+  }
+  let domain: DomainKey | null = null;
+  if (domainRaw !== null) domain = knownDomain(ctx, domainRaw) ?? normaliseDomain(domainRaw);
+  if (domain === null && urlRaw !== null) domain = knownDomain(ctx, urlRaw) ?? normaliseDomain(urlRaw);
+  // A domain (or URL) that is given but is not a domain: no match, whatever else the row holds.
+  if (domain === null && (domainRaw !== null || urlRaw !== null)) return { kind: 'none', candidates: [] };
+  const slug = linkedinRaw === null ? null : linkedinCompanySlug(linkedinRaw);
+  const ev: Evidence = { raw: name, domain, slug };
+  return byKeys(ctx, ev) ?? byName(ctx, ev);
+}
+
+/**
+ * Fast path for the common inputs: a registrable domain the index holds, written bare ("acme.com"), with
+ * "www.", or as an http(s) URL with a path ("https://www.Acme.com/about"). The index's keys came from
+ * the full parser, so a hit is exactly what parsing would give; anything else (other subdomains,
+ * unknown or non-ASCII names, odd schemes) takes the parser.
+ */
+function knownDomain(ctx: CompanyContext, s: string): DomainKey | null {
+  let start = 0;
+  const scheme = s.indexOf('://');
+  if (scheme !== -1) {
+    const name = s.slice(0, scheme).toLowerCase();
+    if (name !== 'http' && name !== 'https') return null;
+    start = scheme + 3;
+  }
+  let end = s.length;
+  for (let i = start; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x20 || c === 64 || c > 0x7e) return null; // spaces, '@', non-ASCII: the parser decides
+    if (end === s.length && (c === 47 || c === 63 || c === 35 || c === 58)) end = i; // / ? # :
+  }
+  if (end === start) return null;
+  let host = s.slice(start, end);
+  for (let i = 0; i < host.length; i++) {
+    const c = host.charCodeAt(i);
+    if (c >= 65 && c <= 90) {
+      host = host.toLowerCase();
+      break;
+    }
+  }
+  for (let i = 0; i < host.length; i++) {
+    const c = host.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return null;
+  }
+  const bare = host.startsWith('www.') ? host.slice(4) : host;
+  if (!ctx.index.byDomain.has(bare)) return null;
+  return { registrable: bare, host: bare };
+}
+
+/** Exact keys: profile slug and domain (host before registrable domain). Null when neither hits. */
+/**
+ * The common case without allocations: each given key names at most one business and they agree (a key
+ * that names none is ignored, as in the general rule). Null sends the row to the general rule.
+ */
+function uniqueKeyHit(ctx: CompanyContext, ev: Evidence): Verdict | null {
+  const { index } = ctx;
+  const p = ev.slug === null ? -1 : index.byLinkedin.only(ev.slug);
+  let d = -1;
+  if (ev.domain !== null) {
+    if (ev.domain.host !== ev.domain.registrable && index.byHost.has(ev.domain.host)) return null;
+    d = index.byDomain.only(ev.domain.registrable);
+  }
+  if (p === -2 || d === -2) return null;
+  if (p >= 0 && d >= 0 && p !== d) return null;
+  if (p < 0 && d < 0) return null;
+  const on: MatchedOn[] = p >= 0 && d >= 0 ? ['linkedin', 'domain'] : p >= 0 ? ['linkedin'] : ['domain'];
+  return { kind: 'match', pos: p >= 0 ? p : d, confidence: 0.98, on, candidates: [] };
+}
+
+/** The query name, normalised once and only when a rule needs it (a unique key hit does not). */
+function nameOf(ev: Evidence): QueryName | null {
+  if (ev.name === undefined) ev.name = ev.raw === null ? null : queryName(ev.raw);
+  return ev.name;
+}
+
+function byKeys(ctx: CompanyContext, ev: Evidence): Verdict | null {
+  const { index } = ctx;
+  if (!ctx.detail) {
+    const quick = uniqueKeyHit(ctx, ev);
+    if (quick !== null) return quick;
+  }
+  const byProfile = ev.slug === null ? [] : index.byLinkedin.get(ev.slug);
+  let byDomain: number[] = [];
+  let domainKind: MatchedOn = 'domain';
+  if (ev.domain !== null) {
+    const host = ev.domain.host !== ev.domain.registrable ? index.byHost.get(ev.domain.host) : [];
+    if (host.length > 0) {
+      byDomain = host;
+      domainKind = 'host';
+    } else {
+      byDomain = index.byDomain.get(ev.domain.registrable);
+    }
+  }
+  if (byProfile.length === 0 && byDomain.length === 0) return null;
+
+  let pool: number[];
+  let on: MatchedOn[];
+  let agreed = true;
+  if (byProfile.length > 0 && byDomain.length > 0) {
+    const both = byProfile.filter((p) => byDomain.includes(p));
+    if (both.length > 0) {
+      pool = both;
+      on = ['linkedin', domainKind];
+    } else {
+      pool = [...new Set([...byProfile, ...byDomain])];
+      on = [];
+      agreed = false;
+    }
+  } else if (byProfile.length > 0) {
+    pool = byProfile;
+    on = ['linkedin'];
+  } else {
+    pool = byDomain;
+    on = [domainKind];
+  }
+  // Among several businesses sharing a key, one written with another legal form is another legal entity.
+  // (A single key hit stands: when name and domain are both given, the domain decides.)
+  if (ev.raw !== null && pool.length > 1) {
+    const q = nameOf(ev) as QueryName;
+    const kept = pool.filter((pos) => !formConflict(ctx, q, pos));
+    if (kept.length > 0) pool = kept;
+  }
+  pool.sort((a, b) => a - b);
+
+  if (pool.length === 1 && agreed && !ctx.detail) {
+    // One business holds the key: the answer stands whatever the name says; without explanations or
+    // alternatives to report, the name is not even normalised.
+    return { kind: 'match', pos: pool[0] as number, confidence: 0.98, on, candidates: [] };
+  }
+  const q = nameOf(ev);
+  const scored = q === null ? pool.map((pos) => ({ pos, score: 0 })) : scorePositions(ctx, q, pool);
+  if (pool.length === 1 && agreed) {
+    const pos = pool[0] as number;
+    const nameAgrees = q !== null && (scored[0]?.score ?? 0) >= NAME_THRESHOLD;
+    return {
+      kind: 'match',
+      pos,
+      confidence: on.length > 1 || nameAgrees ? 1 : 0.98,
+      on: nameAgrees ? [...on, 'name'] : on,
+      candidates: scored,
+    };
+  }
+  // Several businesses share the key, or the keys disagree: the name must pick one.
+  if (q === null) return { kind: 'none', candidates: scored };
+  const country = ev.domain === null ? null : tldCountry(ev.domain.registrable);
+  const pick = decide(ctx, scored, q, { threshold: POOL_THRESHOLD, margin: NAME_MARGIN, country });
+  if (pick === null) return { kind: 'none', candidates: scored };
+  const keyOn: MatchedOn[] = agreed
+    ? on
+    : [
+        ...(byProfile.includes(pick.pos) ? (['linkedin'] as const) : []),
+        ...(byDomain.includes(pick.pos) ? [domainKind] : []),
+      ];
+  return {
+    kind: 'match',
+    pos: pick.pos,
+    confidence: 0.9 * pick.score,
+    on: [...keyOn, 'name'],
+    candidates: scored,
+  };
+}
+
+/** Name only (or keys that are known nowhere): exact name key, then fuzzy name. */
+function byName(ctx: CompanyContext, ev: Evidence): Verdict {
+  const q = nameOf(ev);
+  if (q === null) return { kind: 'none', candidates: [] };
+  const { index } = ctx;
+  const domain = ev.domain;
+  const slug = ev.slug;
+  // A domain or profile that is given but unknown cannot belong to a business that has another one.
+  const accept =
+    domain === null && slug === null
+      ? undefined
+      : (pos: number) =>
+          (domain === null || index.domains[pos] === null) && (slug === null || index.linkedin[pos] === null);
+  const search = searchCompanyName(ctx, q, accept);
+  const country = domain === null ? null : tldCountry(domain.registrable);
+  const pick = decide(ctx, search.hits, q, { threshold: NAME_THRESHOLD, margin: NAME_MARGIN, country });
+  if (pick === null) return { kind: 'none', candidates: search.hits };
+  return {
+    kind: 'match',
+    pos: pick.pos,
+    confidence: search.exact ? (search.hits.length === 1 ? 0.97 : 0.9) : 0.95 * pick.score,
+    on: [search.exact ? 'name' : 'name_fuzzy'],
+    candidates: search.hits,
+  };
+}
+
+/** The best other candidates of a verdict, for `alternatives`. */
+export function otherCandidates(verdict: Verdict, k: number): Scored[] {
+  if (verdict.kind === 'error' || k <= 0) return [];
+  const chosen = verdict.kind === 'match' ? verdict.pos : -1;
+  const out: Scored[] = [];
+  for (const c of verdict.candidates) {
+    if (c.pos === chosen) continue;
+    out.push(c);
+    if (out.length >= k) break;
+  }
+  return out;
+}

@@ -1,0 +1,186 @@
+/**
+ * Company name → scored business candidates: the exact name key first, then token blocking with the
+ * deletion neighbourhood and the calibrated scorer. Shared by the business matcher and by the prospect
+ * matcher (to resolve `company_name`).
+ */
+import type { Engine } from '../../engine.js';
+import {
+  businessMatchIndex,
+  businessNameIndex,
+  splitKey,
+  type BusinessMatchIndex,
+} from '../../indexes/match/businesses.js';
+import { candidates, type TokenIndex } from '../../indexes/match/token-index.js';
+import { companyKey, words } from '../../normalise/index.js';
+import { alignedScore, companyScore, scoredName, type ScoredName } from './company-score.js';
+import { formOutsideCountry, formsConflict, legalForm } from './legal-form.js';
+import type { Scored } from './types.js';
+
+/** A fuzzy name match needs this score … */
+export const NAME_THRESHOLD = 0.86;
+/** … and must beat every other candidate by this much, or the tie-breaks must settle it. */
+export const NAME_MARGIN = 0.04;
+/** Candidates below this score are not worth reporting as alternatives. */
+const FLOOR = 0.5;
+
+/** Per-batch view of the business indexes (looked up once per batch, not per row). */
+export interface CompanyContext {
+  readonly index: BusinessMatchIndex;
+  /** Whether verdicts must carry scored candidates and the full `on` list (explain / alternatives). */
+  readonly detail: boolean;
+  tokens(): TokenIndex;
+  scored(pos: number): ScoredName;
+  /** The canonical legal form business `pos` is written with ('' when none). */
+  form(pos: number): string;
+}
+
+export function companyContext(engine: Engine, detail = true): CompanyContext {
+  const index = businessMatchIndex(engine);
+  const cache = engine.cached('match.businesses.scored', () => new Map<number, ScoredName>());
+  const forms = engine.cached('match.businesses.forms', () => new Map<number, string>());
+  let tokens: TokenIndex | undefined;
+  return {
+    index,
+    detail,
+    tokens: () => (tokens ??= businessNameIndex(engine)),
+    scored(pos) {
+      let s = cache.get(pos);
+      if (s === undefined) {
+        s = scoredName(splitKey(index.nameKeys[pos] as string));
+        if (cache.size < 2_000_000) cache.set(pos, s);
+      }
+      return s;
+    },
+    form(pos) {
+      let f = forms.get(pos);
+      if (f === undefined) {
+        f = legalForm(legalSuffix(index.names[pos] as string, index.nameKeys[pos] as string));
+        if (forms.size < 2_000_000) forms.set(pos, f);
+      }
+      return f;
+    },
+  };
+}
+
+export interface QueryName {
+  key: string;
+  scored: ScoredName;
+  /** Canonical legal form the name is written with ("gmbh", "inc"), '' when none. */
+  form: string;
+}
+
+export function queryName(name: string): QueryName {
+  const key = companyKey(name);
+  return { key, scored: scoredName(splitKey(key)), form: legalForm(legalSuffix(name, key)) };
+}
+
+/** Whether business `pos` is written with a legal form other than the query's (a different entity). */
+export function formConflict(ctx: CompanyContext, q: QueryName, pos: number): boolean {
+  if (q.form.length === 0) return false;
+  return formsConflict(q.form, ctx.form(pos)) || formOutsideCountry(q.form, ctx.index.countries[pos] ?? null);
+}
+
+/** The folded words after the key's tokens: the legal form the name was written with. */
+export function legalSuffix(name: string, key: string): string {
+  const all = words(name);
+  const n = key.length === 0 ? 0 : splitKey(key).length;
+  let start = 0;
+  while (all.length - start > n && all[start] === 'the') start++;
+  return all.slice(start + n).join(' ');
+}
+
+export interface NameSearch {
+  /** True when the hits are exact name-key hits (score 1). */
+  exact: boolean;
+  /** Best first (score, then position); only scores ≥ the floor. */
+  hits: Scored[];
+}
+
+function byScore(a: Scored, b: Scored): number {
+  return b.score - a.score || a.pos - b.pos;
+}
+
+/**
+ * Businesses whose name matches `q`: exact key hits when there are any (all score 1), otherwise every
+ * blocked candidate that `accept` allows, scored.
+ */
+export function searchCompanyName(
+  ctx: CompanyContext,
+  q: QueryName,
+  accept?: (pos: number) => boolean,
+): NameSearch {
+  if (q.key.length === 0) return { exact: false, hits: [] };
+  const ok = (p: number) => !formConflict(ctx, q, p) && (accept === undefined || accept(p));
+  const exact = ctx.index.byNameKey.get(q.key).filter(ok);
+  if (exact.length > 0)
+    return { exact: true, hits: exact.sort((a, b) => a - b).map((pos) => ({ pos, score: 1 })) };
+  return { exact: false, hits: fuzzyHits(ctx.tokens(), ctx.scored, q.scored, ok) };
+}
+
+/**
+ * Every blocked candidate of `q` that `accept` allows, scored with {@link companyScore}, best first
+ * (score, then position); only scores ≥ the floor. With a complete candidate set this is exactly what a
+ * scan of every name with the same scorer returns (the property tests hold it to that).
+ */
+export function fuzzyHits(
+  tokens: TokenIndex,
+  scoredOf: (pos: number) => ScoredName,
+  q: ScoredName,
+  accept?: (pos: number) => boolean,
+): Scored[] {
+  const found = candidates(tokens, q.tokens);
+  const hits: Scored[] = [];
+  for (const pos of found.positions) {
+    if (accept !== undefined && !accept(pos)) continue;
+    const score = alignedScore(q, scoredOf(pos));
+    if (score >= FLOOR) hits.push({ pos, score });
+  }
+  hits.sort(byScore);
+  return hits;
+}
+
+/** The same answer by brute force: every name scored (the oracle of the property tests). */
+export function scanHits(count: number, scoredOf: (pos: number) => ScoredName, q: ScoredName): Scored[] {
+  const hits: Scored[] = [];
+  for (let pos = 0; pos < count; pos++) {
+    const score = companyScore(q, scoredOf(pos));
+    if (score >= FLOOR) hits.push({ pos, score });
+  }
+  hits.sort(byScore);
+  return hits;
+}
+
+/** Scores `positions` (e.g. the businesses sharing a domain) against a query name, best first. */
+export function scorePositions(ctx: CompanyContext, q: QueryName, positions: readonly number[]): Scored[] {
+  return positions.map((pos) => ({ pos, score: companyScore(q.scored, ctx.scored(pos)) })).sort(byScore);
+}
+
+/**
+ * The one candidate the evidence supports, or null: the best must reach `threshold`, and every
+ * candidate within `margin` of it must be eliminated by the tie-breaks (same legal form as written,
+ * country of the domain's TLD); a wrong id is worse than no id.
+ */
+export function decide(
+  ctx: CompanyContext,
+  hits: readonly Scored[],
+  q: QueryName | null,
+  options: { threshold: number; margin: number; country?: string | null },
+): Scored | null {
+  const best = hits[0];
+  if (best === undefined || best.score < options.threshold) return null;
+  const tied = hits.filter((h) => h.score >= best.score - options.margin);
+  if (tied.length === 1) return best;
+  let pool = tied;
+  if (q !== null && q.form.length > 0) {
+    const same = pool.filter((h) => ctx.form(h.pos) === q.form);
+    if (same.length > 0) pool = same;
+  }
+  if (pool.length > 1 && options.country) {
+    const same = pool.filter((h) => ctx.index.countries[h.pos] === options.country);
+    if (same.length > 0) pool = same;
+  }
+  if (pool.length !== 1) return null;
+  const only = pool[0] as Scored;
+  // A tie-break may only pick among the tied; it never lifts a clearly worse candidate over the best.
+  return only.score >= best.score - options.margin ? only : null;
+}

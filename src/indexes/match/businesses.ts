@@ -1,0 +1,110 @@
+/**
+ * In-memory match index over the businesses table, built once per data version through
+ * `engine.cached`: exact keys (business id, registrable domain, host, profile slug, name key) → dense
+ * positions, plus the columns the matcher reads per candidate. The token index for fuzzy names is a
+ * separate cache entry, built on the first fuzzy query.
+ */
+import type { Engine } from '../../engine.js';
+import { KeyIndex } from './key-index.js';
+import { buildTokenIndex, type TokenIndex } from './token-index.js';
+
+export interface BusinessMatchIndex {
+  readonly size: number;
+  readonly ids: readonly string[];
+  readonly names: readonly string[];
+  readonly nameKeys: readonly string[];
+  readonly domains: readonly (string | null)[];
+  readonly linkedin: readonly (string | null)[];
+  readonly countries: readonly (string | null)[];
+  /** SQLite rowid → position (-1 when absent). */
+  readonly positionOfRowid: Int32Array;
+  readonly byId: ReadonlyMap<string, number>;
+  readonly byDomain: KeyIndex;
+  readonly byHost: KeyIndex;
+  readonly byLinkedin: KeyIndex;
+  readonly byNameKey: KeyIndex;
+}
+
+type Row = [
+  rowid: number,
+  id: string,
+  name: string,
+  key: string,
+  domain: string | null,
+  host: string | null,
+  slug: string | null,
+  country: string | null,
+];
+
+function build(engine: Engine): BusinessMatchIndex {
+  const db = engine.db;
+  const maxRowid = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM businesses').get() as { m: number })
+    .m;
+  const positionOfRowid = new Int32Array(maxRowid + 1).fill(-1);
+  const ids: string[] = [];
+  const names: string[] = [];
+  const nameKeys: string[] = [];
+  const domains: (string | null)[] = [];
+  const linkedin: (string | null)[] = [];
+  const countries: (string | null)[] = [];
+  const byId = new Map<string, number>();
+  const byDomain = new KeyIndex();
+  const byHost = new KeyIndex();
+  const byLinkedin = new KeyIndex();
+  const byNameKey = new KeyIndex();
+  const rows = db
+    .prepare(
+      `SELECT rowid, business_id, name, name_key, domain, host, linkedin_slug, country_code
+       FROM businesses ORDER BY rowid`,
+    )
+    .raw()
+    .iterate() as IterableIterator<Row>;
+  for (const [rowid, id, name, key, domain, host, slug, country] of rows) {
+    const pos = ids.length;
+    positionOfRowid[rowid] = pos;
+    ids.push(id);
+    names.push(name);
+    nameKeys.push(key);
+    domains.push(domain);
+    linkedin.push(slug);
+    countries.push(country);
+    byId.set(id, pos);
+    if (domain) byDomain.add(domain, pos);
+    if (host && host !== domain) byHost.add(host, pos);
+    if (slug) byLinkedin.add(slug, pos);
+    if (key) byNameKey.add(key, pos);
+  }
+  return {
+    size: ids.length,
+    ids,
+    names,
+    nameKeys,
+    domains,
+    linkedin,
+    countries,
+    positionOfRowid,
+    byId,
+    byDomain,
+    byHost,
+    byLinkedin,
+    byNameKey,
+  };
+}
+
+/** The business match index of `engine`'s current data. */
+export function businessMatchIndex(engine: Engine): BusinessMatchIndex {
+  return engine.cached('match.businesses', build);
+}
+
+/** The token index over business name keys (positions as in {@link businessMatchIndex}). */
+export function businessNameIndex(engine: Engine): TokenIndex {
+  return engine.cached('match.businesses.tokens', (e) => {
+    const index = businessMatchIndex(e);
+    return buildTokenIndex(index.size, (i) => splitKey(index.nameKeys[i] as string));
+  });
+}
+
+/** A name key's tokens. */
+export function splitKey(key: string): string[] {
+  return key.length === 0 ? [] : key.split(' ');
+}

@@ -1,0 +1,211 @@
+/**
+ * Token blocking for fuzzy name matching: an inverted index from name tokens to dense positions, plus a
+ * deletion neighbourhood (SymSpell style) over the vocabulary so a query token finds every vocabulary
+ * token one edit away (`nearTokens`) without scanning the vocabulary. Candidate generation is exact:
+ * every position sharing a near token with the query comes back, unless the query's tokens are so
+ * common that their postings exceed the budget (then only positions hit by two query tokens do).
+ */
+import { nearTokens } from '../../core/match/similarity.js';
+
+export interface TokenIndex {
+  /** Number of indexed documents (names). */
+  readonly size: number;
+  /** Vocabulary id → token. */
+  readonly vocab: readonly string[];
+  readonly vocabId: ReadonlyMap<string, number>;
+  /** Postings of vocabulary id `v`: `post[postStart[v] .. postStart[v + 1])`, ascending positions. */
+  readonly postStart: Int32Array;
+  readonly post: Int32Array;
+  /** Tokens of document `i`: vocabulary ids `docTok[docStart[i] .. docStart[i + 1])`. */
+  readonly docStart: Int32Array;
+  readonly docTok: Int32Array;
+  /** One-deletion variant → vocabulary ids (tokens of 4+ characters). */
+  readonly deletes: ReadonlyMap<string, number | number[]>;
+  /** Scratch space for candidate generation (one query at a time; JS is single-threaded). */
+  readonly scratch: {
+    stamp: Int32Array;
+    tokenStamp: Int32Array;
+    count: Uint8Array;
+    epoch: number;
+    tokenEpoch: number;
+  };
+}
+
+/** Each distinct string obtained by deleting one character (only for tokens of 4+ characters). */
+export function deletionVariants(token: string): string[] {
+  if (token.length < 4) return [];
+  const out: string[] = [];
+  for (let i = 0; i < token.length; i++) {
+    if (i > 0 && token.charCodeAt(i) === token.charCodeAt(i - 1)) continue; // same variant as i - 1
+    out.push(token.slice(0, i) + token.slice(i + 1));
+  }
+  return out;
+}
+
+/**
+ * Builds the index over `count` documents whose tokens `tokensOf(i)` returns.
+ * @example const index = buildTokenIndex(2, (i) => [['acme', 'robotics'], ['zenith']][i]!);
+ */
+export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly string[]): TokenIndex {
+  const vocabId = new Map<string, number>();
+  const vocab: string[] = [];
+  const df: number[] = [];
+  const docStart = new Int32Array(count + 1);
+  const docTokList: number[] = [];
+  for (let i = 0; i < count; i++) {
+    docStart[i] = docTokList.length;
+    const tokens = tokensOf(i);
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k] as string;
+      let id = vocabId.get(t);
+      if (id === undefined) {
+        id = vocab.length;
+        vocabId.set(t, id);
+        vocab.push(t);
+        df.push(0);
+      }
+      // A token repeated inside one name counts once.
+      let dup = false;
+      for (let j = docStart[i] as number; j < docTokList.length; j++) if (docTokList[j] === id) dup = true;
+      if (dup) continue;
+      docTokList.push(id);
+      df[id] = (df[id] as number) + 1;
+    }
+  }
+  docStart[count] = docTokList.length;
+  const docTok = Int32Array.from(docTokList);
+
+  const postStart = new Int32Array(vocab.length + 1);
+  for (let v = 0; v < vocab.length; v++) postStart[v + 1] = (postStart[v] as number) + (df[v] as number);
+  const fill = postStart.slice(0, vocab.length);
+  const post = new Int32Array(docTok.length);
+  for (let i = 0; i < count; i++) {
+    for (let j = docStart[i] as number; j < (docStart[i + 1] as number); j++) {
+      const v = docTok[j] as number;
+      post[fill[v] as number] = i;
+      fill[v] = (fill[v] as number) + 1;
+    }
+  }
+
+  const deletes = new Map<string, number | number[]>();
+  for (let v = 0; v < vocab.length; v++) {
+    for (const d of deletionVariants(vocab[v] as string)) {
+      const cur = deletes.get(d);
+      if (cur === undefined) deletes.set(d, v);
+      else if (typeof cur === 'number') deletes.set(d, [cur, v]);
+      else cur.push(v);
+    }
+  }
+
+  return {
+    size: count,
+    vocab,
+    vocabId,
+    postStart,
+    post,
+    docStart,
+    docTok,
+    deletes,
+    scratch: {
+      stamp: new Int32Array(count),
+      tokenStamp: new Int32Array(count),
+      count: new Uint8Array(count),
+      epoch: 0,
+      tokenEpoch: 0,
+    },
+  };
+}
+
+/** Vocabulary ids of every token near `token` (equal, or one OSA edit apart for 4+ characters). */
+export function nearVocabulary(index: TokenIndex, token: string): number[] {
+  const out: number[] = [];
+  const exact = index.vocabId.get(token);
+  if (exact !== undefined) out.push(exact);
+  if (token.length < 4) return out;
+  const consider = (v: number) => {
+    if (out.includes(v)) return;
+    if (nearTokens(token, index.vocab[v] as string)) out.push(v);
+  };
+  const probe = (key: string) => {
+    const hit = index.deletes.get(key);
+    if (hit === undefined) return;
+    if (typeof hit === 'number') consider(hit);
+    else for (const v of hit) consider(v);
+  };
+  probe(token);
+  for (const d of deletionVariants(token)) {
+    const v = index.vocabId.get(d);
+    if (v !== undefined) consider(v);
+    probe(d);
+  }
+  return out;
+}
+
+/** The tokens of document `i`. */
+export function documentTokens(index: TokenIndex, i: number): string[] {
+  const out: string[] = [];
+  for (let j = index.docStart[i] as number; j < (index.docStart[i + 1] as number); j++) {
+    out.push(index.vocab[index.docTok[j] as number] as string);
+  }
+  return out;
+}
+
+/** Above this many candidates, only those sharing the most query tokens are scored. */
+const PRUNE_ABOVE = 256;
+
+export interface Candidates {
+  positions: number[];
+  /** False when pruning applied (the answer may then differ from a full scan). */
+  complete: boolean;
+}
+
+/**
+ * Positions of every document sharing a near token with `queryTokens`. When the postings of all near
+ * tokens add up to more than `budget`, only documents hit by at least two distinct query tokens are kept.
+ */
+export function candidates(index: TokenIndex, queryTokens: readonly string[], budget = 50_000): Candidates {
+  const hits: number[][] = [];
+  let total = 0;
+  for (const t of new Set(queryTokens)) {
+    const near = nearVocabulary(index, t);
+    if (near.length === 0) continue;
+    hits.push(near);
+    for (const v of near) total += (index.postStart[v + 1] as number) - (index.postStart[v] as number);
+  }
+  const complete = total <= budget || hits.length < 2;
+  const s = index.scratch;
+  if (s.tokenEpoch > 0x3fffffff) {
+    s.stamp.fill(0);
+    s.tokenStamp.fill(0);
+    s.epoch = 0;
+    s.tokenEpoch = 0;
+  }
+  const epoch = ++s.epoch;
+  const touched: number[] = [];
+  for (let q = 0; q < hits.length; q++) {
+    const tokenEpoch = ++s.tokenEpoch;
+    for (const v of hits[q] as number[]) {
+      for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
+        const doc = index.post[p] as number;
+        if (s.stamp[doc] !== epoch) {
+          s.stamp[doc] = epoch;
+          s.count[doc] = 0;
+          touched.push(doc);
+        }
+        if (s.tokenStamp[doc] !== tokenEpoch) {
+          s.tokenStamp[doc] = tokenEpoch;
+          s.count[doc] = (s.count[doc] as number) + 1;
+        }
+      }
+    }
+  }
+  // Many candidates: keep those near-matching as many query tokens as the best of them (and at least
+  // two when the budget ran out). Small candidate sets are returned whole, exactly.
+  if (complete && touched.length <= PRUNE_ABOVE) return { positions: touched, complete };
+  let most = 0;
+  for (const doc of touched) if ((s.count[doc] as number) > most) most = s.count[doc] as number;
+  const need = Math.max(most, complete ? 1 : 2);
+  const kept: number[] = [];
+  for (const doc of touched) if ((s.count[doc] as number) >= need) kept.push(doc);
+  return { positions: kept, complete: complete && need <= 1 };
+}
