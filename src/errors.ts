@@ -41,7 +41,11 @@ export class EngineError extends Error {
   readonly issues: ValidationIssue[];
   readonly detail: unknown;
 
-  constructor(code: ErrorCode, message?: string, options: { issues?: ValidationIssue[]; detail?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    options: { issues?: ValidationIssue[]; detail?: unknown } = {},
+  ) {
     super(message ?? ERROR_CODES[code].message);
     this.code = code;
     this.status = ERROR_CODES[code].status;

@@ -1,0 +1,73 @@
+/**
+ * Charging: a request queues `(operation, units)` charges; they are priced with the partner's menu and
+ * debited all at once, inside the transaction of the operation. A balance that does not cover the
+ * whole sum debits nothing and fails the request (403, insufficient credits).
+ */
+import type { Engine } from '../engine.js';
+import { EngineError } from '../errors.js';
+import type { Account } from '../facade/types.js';
+import { appendLedger, ledgerBalance } from './ledger.js';
+import { costOf, menuFor } from './menu.js';
+
+export interface PendingCharge {
+  operation: string;
+  units: number;
+}
+
+export interface ChargeScope {
+  account: Account;
+  keyId: string | null;
+  /** Route template, e.g. `/v1/prospects`; what `endpoints` aggregation groups by. */
+  endpoint: string;
+  correlationId: string;
+}
+
+/** What a request was billed: `credit_usage` of the response. */
+export interface ChargeOutcome {
+  total_credits: number;
+  total_results: number;
+}
+
+/**
+ * Debits the queued charges. Must run inside an IMMEDIATE transaction (the facade's
+ * `ctx.transaction`); throws `INSUFFICIENT_CREDITS` and writes nothing when the balance is short.
+ */
+export function applyCharges(
+  engine: Engine,
+  scope: ChargeScope,
+  charges: readonly PendingCharge[],
+): ChargeOutcome {
+  if (charges.length === 0) return { total_credits: 0, total_results: 0 };
+  const menu = menuFor(engine, scope.account.partner_id);
+  const byOperation = new Map<string, { units: number; credits: number }>();
+  let total = 0;
+  let units = 0;
+  for (const c of charges) {
+    const credits = costOf(menu, c.operation, c.units);
+    const entry = byOperation.get(c.operation) ?? { units: 0, credits: 0 };
+    entry.units += c.units;
+    entry.credits += credits;
+    byOperation.set(c.operation, entry);
+    total += credits;
+    units += c.units;
+  }
+  if (total === 0) return { total_credits: 0, total_results: units };
+  if (ledgerBalance(engine.db, scope.account.account_id) < total)
+    throw new EngineError('INSUFFICIENT_CREDITS');
+  const at = engine.now();
+  for (const [operation, e] of byOperation) {
+    if (e.credits === 0) continue;
+    appendLedger(engine.db, {
+      account_id: scope.account.account_id,
+      at,
+      kind: 'charge',
+      delta: -e.credits,
+      operation,
+      units: e.units,
+      endpoint: scope.endpoint,
+      key_id: scope.keyId,
+      correlation_id: scope.correlationId,
+    });
+  }
+  return { total_credits: total, total_results: units };
+}

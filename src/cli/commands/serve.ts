@@ -1,0 +1,63 @@
+/** `prospectdb serve --db FILE [--port N] [--host H] [--rate-limit N|off]`: the HTTP facade over a database. */
+import { parseArgs } from 'node:util';
+import { openEngine, type EngineOptions } from '../../engine.js';
+import type { FacadeOptions } from '../../facade/types.js';
+import { serve } from '../../http/server.js';
+
+const HELP = `usage: prospectdb serve --db FILE [--port 8080] [--host 127.0.0.1] [--rate-limit N|off]
+
+Serves the v1/v2 API over HTTP from FILE (see prospectdb load). Requests need an api_key header
+(prospectdb keys create). Ctrl-C stops accepting and lets in-flight requests finish.`;
+
+/** Rate-limit option from `--rate-limit` text: a number per minute, or `off`. */
+export function rateLimitOption(text: string | undefined): FacadeOptions['rateLimit'] {
+  if (text === undefined) return undefined;
+  if (text === 'off' || text === '0') return false;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new TypeError(`--rate-limit must be a positive integer or off`);
+  return { perMinute: n };
+}
+
+/** Resolves when SIGINT or SIGTERM arrives. */
+export function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'rate-limit': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || !values.db) {
+    console.error(HELP);
+    return values.help ? 0 : 2;
+  }
+  const port = Number(values.port ?? process.env.PORT ?? 8080);
+  const options: EngineOptions & FacadeOptions = {
+    path: values.db,
+    rateLimit: rateLimitOption(values['rate-limit']),
+  };
+  const engine = openEngine(options);
+  const server = await serve(engine, { port, host: values.host });
+  console.error(`prospectdb: serving ${values.db} on ${server.url}`);
+  await untilSignal();
+  console.error('prospectdb: shutting down');
+  await server.close();
+  engine.close();
+  return 0;
+}

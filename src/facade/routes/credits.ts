@@ -1,0 +1,40 @@
+/**
+ * Credits: balance, aggregation (v1 and v2, same schemas) and the v1 charging menu
+ * (api-reference §11). Free to call.
+ */
+import { allocatedCredits, balance } from '../../account/accounts.js';
+import { aggregateCredits, CreditAggregationRequest } from '../../account/aggregation.js';
+import { menuFor } from '../../account/menu.js';
+import type { Route, RouteContext, RouteResult } from '../types.js';
+
+function summary(ctx: RouteContext): RouteResult {
+  const account = ctx.account!;
+  return {
+    body: {
+      allocated_credits: allocatedCredits(ctx.engine, account.account_id),
+      remaining_credits: balance(ctx.engine, account.account_id),
+      account_type: account.account_type,
+    },
+  };
+}
+
+function aggregation(ctx: RouteContext<CreditAggregationRequest>): RouteResult {
+  const body = aggregateCredits(ctx.engine, ctx.account!.account_id, ctx.body);
+  return { body, miss: body.total_credits === 0 };
+}
+
+function menu(ctx: RouteContext): RouteResult {
+  const partner_id = ctx.params.partner_id!;
+  const charging_menu = Object.fromEntries(
+    Object.entries(menuFor(ctx.engine, partner_id)).map(([op, cost]) => [op, { credit_cost: cost }]),
+  );
+  return { body: { partner_id, charging_menu } };
+}
+
+export const routes: Route[] = [
+  { method: 'GET', path: '/v1/credits', handler: summary },
+  { method: 'POST', path: '/v1/credits/aggregation', body: CreditAggregationRequest, handler: aggregation },
+  { method: 'GET', path: '/v1/credits/menu/{partner_id}', handler: menu },
+  { method: 'GET', path: '/v2/credits', handler: summary },
+  { method: 'POST', path: '/v2/credits/aggregation', body: CreditAggregationRequest, handler: aggregation },
+];
