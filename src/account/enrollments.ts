@@ -1,0 +1,207 @@
+/**
+ * Enrollments: an account monitors some businesses or prospects for some event types. v1 enrollments
+ * deliver to the account's partner webhook (resolved when an event arrives); v2 enrollments are bound to
+ * one v2 webhook by id. Each enrollment writes one `enrollment_targets` row per entity × event type, so
+ * an ingested event finds its enrollments through one index lookup. Event types are stored under their
+ * v1 names. Another account's enrollment is reported as not found.
+ *
+ * @example
+ * createEnrollment(engine, account, { version: 1, entityType: 'business', enrollmentKey: 'acme',
+ *   eventTypes: ['new_office'], ids: ['0f…'] });
+ */
+import { randomBytes } from 'node:crypto';
+import type { Engine } from '../engine.js';
+import { EngineError } from '../errors.js';
+import type { Account } from '../facade/types.js';
+import type { EntityType } from '../schemas/enums.js';
+import type { ApiVersion } from '../schemas/events.js';
+import { eventNameFor, idsField } from '../schemas/events.js';
+import type { Db } from '../store/open.js';
+import { getWebhook } from './webhooks.js';
+import { preparedOnce } from '../store/statements.js';
+
+export interface EnrollmentRow {
+  rowid: number;
+  enrollment_id: string;
+  account_id: string;
+  partner_id: string;
+  api_version: number;
+  entity_type: EntityType;
+  enrollment_key: string;
+  event_types: string;
+  entity_ids: string;
+  webhook_rowid: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An enrollment that an event matches, with the webhook it delivers to (null: no webhook yet). */
+export interface EnrollmentMatch {
+  enrollment_id: string;
+  account_id: string;
+  partner_id: string;
+  api_version: ApiVersion;
+  enrollment_key: string;
+  webhook_rowid: number | null;
+}
+
+function prepare(db: Db) {
+  return {
+    insert:
+      db.prepare(`INSERT INTO enrollments (enrollment_id, account_id, partner_id, api_version, entity_type,
+      enrollment_key, event_types, entity_ids, webhook_rowid, created_at, updated_at)
+      VALUES (@enrollment_id, @account_id, @partner_id, @api_version, @entity_type, @enrollment_key, @event_types,
+      @entity_ids, @webhook_rowid, @now, @now)`),
+    byId: db.prepare(`SELECT * FROM enrollments WHERE enrollment_id = ? AND account_id = ? AND api_version = ?
+      AND entity_type = ?`),
+    byRowid: db.prepare('SELECT * FROM enrollments WHERE rowid = ?'),
+    list: db.prepare(`SELECT * FROM enrollments WHERE account_id = ? AND api_version = ? AND entity_type = ?
+      ORDER BY created_at, rowid`),
+    update: db.prepare(`UPDATE enrollments SET enrollment_key = @enrollment_key, event_types = @event_types,
+      entity_ids = @entity_ids, webhook_rowid = @webhook_rowid, updated_at = @now WHERE rowid = @rowid`),
+    remove: db.prepare('DELETE FROM enrollments WHERE rowid = ?'),
+    clearTargets: db.prepare('DELETE FROM enrollment_targets WHERE enrollment_rowid = ?'),
+    addTarget: db.prepare(
+      'INSERT OR IGNORE INTO enrollment_targets (entity_id, event_name, enrollment_rowid) VALUES (?, ?, ?)',
+    ),
+    match: db.prepare(`SELECT e.enrollment_id, e.account_id, e.partner_id, e.api_version, e.enrollment_key,
+      COALESCE(e.webhook_rowid, (SELECT w.rowid FROM webhooks w WHERE w.account_id = e.account_id
+        AND w.api_version = 1)) AS webhook_rowid
+      FROM enrollment_targets t JOIN enrollments e ON e.rowid = t.enrollment_rowid
+      WHERE t.entity_id = ? AND t.event_name = ? ORDER BY e.rowid`),
+  };
+}
+type Statements = ReturnType<typeof prepare>;
+const statementsOf = preparedOnce(prepare);
+const stmts = (engine: Engine) => statementsOf(engine.db);
+
+export interface EnrollmentInput {
+  version: ApiVersion;
+  entityType: EntityType;
+  enrollmentKey: string;
+  /** Stored (v1) names. */
+  eventTypes: string[];
+  ids: string[];
+  /** v2 only: the webhook the enrollment delivers to. */
+  webhookId?: string;
+}
+
+function writeTargets(s: Statements, rowid: number | bigint, ids: string[], eventTypes: string[]): void {
+  s.clearTargets.run(rowid);
+  for (const id of ids) for (const name of eventTypes) s.addTarget.run(id, name, rowid);
+}
+
+/** Creates an enrollment (a v2 one must name a webhook of the same account: 404 otherwise). */
+export function createEnrollment(engine: Engine, account: Account, input: EnrollmentInput): EnrollmentRow {
+  const s = stmts(engine);
+  const webhookRowid = input.version === 2 ? getWebhook(engine, account, input.webhookId ?? '').rowid : null;
+  const { lastInsertRowid } = s.insert.run({
+    enrollment_id: `en_${randomBytes(8).toString('hex')}`,
+    account_id: account.account_id,
+    partner_id: account.partner_id,
+    api_version: input.version,
+    entity_type: input.entityType,
+    enrollment_key: input.enrollmentKey,
+    event_types: JSON.stringify(input.eventTypes),
+    entity_ids: JSON.stringify(input.ids),
+    webhook_rowid: webhookRowid,
+    now: engine.now(),
+  });
+  writeTargets(s, lastInsertRowid, input.ids, input.eventTypes);
+  return s.byRowid.get(lastInsertRowid) as EnrollmentRow;
+}
+
+/** One enrollment of the account in this version and entity type, or 404. */
+export function getEnrollment(
+  engine: Engine,
+  account: Account,
+  version: ApiVersion,
+  entityType: EntityType,
+  enrollmentId: string,
+): EnrollmentRow {
+  const row = stmts(engine).byId.get(enrollmentId, account.account_id, version, entityType) as
+    EnrollmentRow | undefined;
+  if (!row) throw new EngineError('NOT_FOUND', `Enrollment ${enrollmentId} not found`);
+  return row;
+}
+
+export function listEnrollments(
+  engine: Engine,
+  account: Account,
+  version: ApiVersion,
+  entityType: EntityType,
+): EnrollmentRow[] {
+  return stmts(engine).list.all(account.account_id, version, entityType) as EnrollmentRow[];
+}
+
+export interface EnrollmentPatch {
+  enrollmentKey?: string;
+  eventTypes?: string[];
+  ids?: string[];
+  webhookId?: string;
+}
+
+/** Updates an enrollment; monitoring follows the new ids and types from the next ingested event on. */
+export function updateEnrollment(
+  engine: Engine,
+  account: Account,
+  version: ApiVersion,
+  entityType: EntityType,
+  enrollmentId: string,
+  patch: EnrollmentPatch,
+): EnrollmentRow {
+  const s = stmts(engine);
+  const row = getEnrollment(engine, account, version, entityType, enrollmentId);
+  const eventTypes = patch.eventTypes ?? (JSON.parse(row.event_types) as string[]);
+  const ids = patch.ids ?? (JSON.parse(row.entity_ids) as string[]);
+  const webhookRowid =
+    version === 2 && patch.webhookId !== undefined
+      ? getWebhook(engine, account, patch.webhookId).rowid
+      : row.webhook_rowid;
+  s.update.run({
+    rowid: row.rowid,
+    enrollment_key: patch.enrollmentKey ?? row.enrollment_key,
+    event_types: JSON.stringify(eventTypes),
+    entity_ids: JSON.stringify(ids),
+    webhook_rowid: webhookRowid,
+    now: engine.now(),
+  });
+  if (patch.eventTypes || patch.ids) writeTargets(s, row.rowid, ids, eventTypes);
+  return s.byRowid.get(row.rowid) as EnrollmentRow;
+}
+
+/** Deletes an enrollment (404 when it is not the account's); its targets go with it. */
+export function deleteEnrollment(
+  engine: Engine,
+  account: Account,
+  version: ApiVersion,
+  entityType: EntityType,
+  enrollmentId: string,
+): void {
+  const s = stmts(engine);
+  const row = getEnrollment(engine, account, version, entityType, enrollmentId);
+  s.clearTargets.run(row.rowid);
+  s.remove.run(row.rowid);
+}
+
+/** Enrollments that an event of `eventName` (stored name) about `entityId` matches. */
+export function matchEnrollments(engine: Engine, entityId: string, eventName: string): EnrollmentMatch[] {
+  return stmts(engine).match.all(entityId, eventName) as EnrollmentMatch[];
+}
+
+/** The enrollment record a caller of `version` sees (event types under that version's names). */
+export function enrollmentView(row: EnrollmentRow, version: ApiVersion, webhookId?: string | null) {
+  const base = {
+    enrollment_id: row.enrollment_id,
+    enrollment_key: row.enrollment_key,
+    event_types: (JSON.parse(row.event_types) as string[]).map((n) => eventNameFor(version, n)),
+    [idsField(row.entity_type)]: JSON.parse(row.entity_ids) as string[],
+  };
+  if (version === 1) return base;
+  return {
+    ...base,
+    webhook_id: webhookId ?? null,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The durable delivery outbox. A delivery is written in the same transaction as the event that caused
+ * it, so an event is never stored without its deliveries (nor the reverse). The worker
+ * (`src/http/deliver.ts`) reads due rows, and records each attempt's outcome here. A delivery is
+ * `pending` until it is `delivered`, `failed` (a permanent answer, or retries ran out) or `cancelled`
+ * (its webhook was deleted). Pending rows survive restarts: a new worker picks them up.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Engine } from '../engine.js';
+import type { Db } from '../store/open.js';
+import { preparedOnce } from '../store/statements.js';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+/** `last_error` of a delivery whose retry schedule ran out (re-queued when its webhook is re-enabled). */
+export const RETRIES_EXHAUSTED = 'retries_exhausted';
+
+/** The JSON body of a delivery, as documented by the live service. */
+export interface DeliveryPayload {
+  tenant_id: string;
+  partner_id: string;
+  event_id: string;
+  event_name: string;
+  entity_id: string;
+  entity_type: string;
+  data: Record<string, unknown>;
+  enrollment_key: string;
+}
+
+export interface DeliveryRow {
+  rowid: number;
+  delivery_id: string;
+  webhook_rowid: number;
+  event_id: string;
+  enrollment_id: string | null;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function prepare(db: Db) {
+  return {
+    insert:
+      db.prepare(`INSERT INTO deliveries (delivery_id, webhook_rowid, event_id, enrollment_id, payload, status,
+      attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`),
+    due: db.prepare(`SELECT d.* FROM deliveries d JOIN webhooks w ON w.rowid = d.webhook_rowid
+      WHERE d.status = 'pending' AND w.status = 'active' AND d.next_attempt_at <= ?
+      ORDER BY d.next_attempt_at, d.rowid LIMIT ?`),
+    nextDue: db
+      .prepare(
+        `SELECT min(d.next_attempt_at) FROM deliveries d JOIN webhooks w ON w.rowid = d.webhook_rowid
+      WHERE d.status = 'pending' AND w.status = 'active'`,
+      )
+      .pluck(),
+    byRowid: db.prepare('SELECT * FROM deliveries WHERE rowid = ?'),
+    delivered:
+      db.prepare(`UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = @now,
+      last_status = @code, last_error = NULL, updated_at = @now WHERE rowid = @rowid AND status = 'pending'`),
+    retry:
+      db.prepare(`UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = @next, last_attempt_at = @now,
+      last_status = @code, last_error = @error, updated_at = @now WHERE rowid = @rowid AND status = 'pending'`),
+    failed:
+      db.prepare(`UPDATE deliveries SET status = 'failed', attempts = attempts + 1, last_attempt_at = @now,
+      last_status = @code, last_error = @error, updated_at = @now WHERE rowid = @rowid AND status = 'pending'`),
+    requeue: db.prepare(`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = @now,
+      updated_at = @now WHERE webhook_rowid = @webhook AND status = 'failed' AND last_error = '${RETRIES_EXHAUSTED}'`),
+    ofWebhook: db.prepare('SELECT * FROM deliveries WHERE webhook_rowid = ? ORDER BY rowid'),
+  };
+}
+const statementsOf = preparedOnce(prepare);
+const stmts = (engine: Engine) => statementsOf(engine.db);
+
+/** Writes one pending delivery (call inside the transaction that stores the event). */
+export function enqueueDelivery(
+  engine: Engine,
+  webhookRowid: number,
+  enrollmentId: string | null,
+  payload: DeliveryPayload,
+  now: number,
+): string {
+  const deliveryId = `msg_${randomBytes(12).toString('hex')}`;
+  stmts(engine).insert.run(
+    deliveryId,
+    webhookRowid,
+    payload.event_id,
+    enrollmentId,
+    JSON.stringify(payload),
+    now,
+    now,
+    now,
+  );
+  return deliveryId;
+}
+
+/** Pending deliveries of active webhooks that are due at `now`, oldest first. */
+export function dueDeliveries(engine: Engine, now: number, limit: number): DeliveryRow[] {
+  return stmts(engine).due.all(now, limit) as DeliveryRow[];
+}
+
+/** When the next pending delivery of an active webhook is due (null when there is none). */
+export function nextDueAt(engine: Engine): number | null {
+  return (stmts(engine).nextDue.get() as number | null) ?? null;
+}
+
+export function deliveryByRowid(engine: Engine, rowid: number): DeliveryRow | undefined {
+  return stmts(engine).byRowid.get(rowid) as DeliveryRow | undefined;
+}
+
+export function deliveriesOfWebhook(engine: Engine, webhookRowid: number): DeliveryRow[] {
+  return stmts(engine).ofWebhook.all(webhookRowid) as DeliveryRow[];
+}
+
+export function markDelivered(engine: Engine, rowid: number, code: number, now: number): void {
+  stmts(engine).delivered.run({ rowid, code, now });
+}
+
+export function markRetry(
+  engine: Engine,
+  rowid: number,
+  next: number,
+  code: number | null,
+  error: string,
+  now: number,
+) {
+  stmts(engine).retry.run({ rowid, next, code, error, now });
+}
+
+export function markFailed(
+  engine: Engine,
+  rowid: number,
+  code: number | null,
+  error: string,
+  now: number,
+): void {
+  stmts(engine).failed.run({ rowid, code, error, now });
+}
+
+/** Puts back the deliveries whose retries ran out, when their webhook is active again. */
+export function requeueExhausted(engine: Engine, webhookRowid: number, now: number): number {
+  const n = stmts(engine).requeue.run({ webhook: webhookRowid, now }).changes;
+  wakeDelivery(engine);
+  return n;
+}
+
+// A running delivery worker registers a waker so new deliveries go out at once rather than at its next poll.
+const wakers = new WeakMap<Db, () => void>();
+
+export function registerWaker(engine: Engine, wake: (() => void) | null): void {
+  if (wake) wakers.set(engine.db, wake);
+  else wakers.delete(engine.db);
+}
+
+/** Tells the engine's delivery worker (if one runs) that deliveries may be due. */
+export function wakeDelivery(engine: Engine): void {
+  wakers.get(engine.db)?.();
+}
