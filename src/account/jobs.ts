@@ -1,0 +1,323 @@
+/**
+ * Async jobs: submit, read, list, cancel, and the one write the worker makes per batch. A batch's result
+ * rows, its ledger debit and the job's progress commit in one IMMEDIATE transaction that first re-reads
+ * the job, so a cancel, a crash or a second worker can never make a row count (or charge) twice.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Engine } from '../engine.js';
+import { EngineError } from '../errors.js';
+import type { Account } from '../facade/types.js';
+import type { JobNotifications, JobStatus } from '../schemas/jobs.js';
+import type { Db } from '../store/open.js';
+import { applyCharges, type PendingCharge } from './credits.js';
+import { getAccount } from './accounts.js';
+import { getList, type EntityType } from './uploads.js';
+import { preparedOnce } from '../store/statements.js';
+
+/** Maximum run time of a job; past it the job is `expired`. */
+export const JOB_RUN_LIMIT_MS = 24 * 3600_000;
+/** How long results stay downloadable after a job ends. */
+export const RESULTS_TTL_MS = 7 * 24 * 3600_000;
+/** Jobs per `GET /v2/jobs` page (the reference gives no page size). */
+export const JOBS_PAGE_SIZE = 100;
+
+export interface JobRow {
+  seq: number;
+  job_id: string;
+  account_id: string;
+  entity_type: EntityType;
+  /** v2 enrichment name, or `research`. */
+  enrichment: string;
+  endpoint: string;
+  list_id: string;
+  row_count: number;
+  parameters: string | null;
+  notifications: string | null;
+  status: JobStatus;
+  cursor: number;
+  total_credits: number;
+  total_results: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  results_token: string | null;
+  results_expires_at: number | null;
+  error: string | null;
+  notified: number;
+}
+
+export const TERMINAL: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
+
+function prepare(db: Db) {
+  return {
+    insert: db.prepare(
+      `INSERT INTO jobs (job_id, account_id, entity_type, enrichment, endpoint, list_id, row_count, parameters, notifications, status, created_at)
+       VALUES (@job_id, @account_id, @entity_type, @enrichment, @endpoint, @list_id, @row_count, @parameters, @notifications, 'queued', @created_at)`,
+    ),
+    get: db.prepare('SELECT * FROM jobs WHERE job_id = ?'),
+    ofAccount: db.prepare('SELECT * FROM jobs WHERE job_id = ? AND account_id = ?'),
+    list: db.prepare(
+      'SELECT * FROM jobs WHERE account_id = @account_id AND (@status IS NULL OR status = @status) ORDER BY seq DESC LIMIT @limit OFFSET @skip',
+    ),
+    count: db
+      .prepare(
+        'SELECT count(*) FROM jobs WHERE account_id = @account_id AND (@status IS NULL OR status = @status)',
+      )
+      .pluck(),
+    next: db.prepare(
+      "SELECT * FROM jobs WHERE status IN ('running', 'queued') ORDER BY status = 'queued', seq LIMIT 1",
+    ),
+    start: db.prepare(
+      "UPDATE jobs SET status = 'running', started_at = ? WHERE job_id = ? AND status = 'queued'",
+    ),
+    progress: db.prepare(
+      'UPDATE jobs SET cursor = ?, total_credits = total_credits + ?, total_results = total_results + ? WHERE job_id = ?',
+    ),
+    finish: db.prepare(
+      `UPDATE jobs SET status = @status, finished_at = @at, error = @error, results_token = @token,
+       results_expires_at = @expires WHERE job_id = @job_id AND status IN ('queued', 'running')`,
+    ),
+    insertRow: db.prepare('INSERT INTO job_rows (job_id, row, line) VALUES (?, ?, ?)'),
+    rows: db.prepare('SELECT line FROM job_rows WHERE job_id = ? ORDER BY row').pluck(),
+    rowCount: db.prepare('SELECT count(*) FROM job_rows WHERE job_id = ?').pluck(),
+    toNotify: db.prepare(
+      "SELECT * FROM jobs WHERE notified = 0 AND notifications IS NOT NULL AND status IN ('succeeded', 'failed', 'expired')",
+    ),
+    markNotified: db.prepare('UPDATE jobs SET notified = 1 WHERE job_id = ? AND notified = 0'),
+    sweep: db.prepare(
+      'DELETE FROM job_rows WHERE job_id IN (SELECT job_id FROM jobs WHERE results_expires_at IS NOT NULL AND results_expires_at < ?)',
+    ),
+  };
+}
+type JobStatements = ReturnType<typeof prepare>;
+/** The job statements of a database, prepared once. */
+const jobStatements: (db: Db) => JobStatements = preparedOnce(prepare);
+
+/** A job by id (any account), or undefined. */
+export const readJob = (engine: Engine, jobId: string): JobRow | undefined =>
+  jobStatements(engine.db).get.get(jobId) as JobRow | undefined;
+
+/** The job the worker should run next: the oldest running one (resumed after a crash), else the oldest queued. */
+export const nextJob = (engine: Engine): JobRow | undefined =>
+  jobStatements(engine.db).next.get() as JobRow | undefined;
+
+/** Moves a queued job to running. */
+export function startJob(engine: Engine, jobId: string): JobRow {
+  jobStatements(engine.db).start.run(engine.now(), jobId);
+  return readJob(engine, jobId)!;
+}
+
+/** Finished jobs whose notice has not been handled yet. */
+export const jobsToNotify = (engine: Engine): JobRow[] => jobStatements(engine.db).toNotify.all() as JobRow[];
+
+/** Claims a job's notice; false when it was already claimed. */
+export const claimNotice = (engine: Engine, jobId: string): boolean =>
+  jobStatements(engine.db).markNotified.run(jobId).changes === 1;
+
+/** Deletes result rows past their 7-day retention. */
+export function sweepResults(engine: Engine): void {
+  jobStatements(engine.db).sweep.run(engine.now());
+}
+
+export interface SubmitInput {
+  entity_type: EntityType;
+  enrichment: string;
+  endpoint: string;
+  list_id: string;
+  parameters: unknown;
+  notifications: JobNotifications;
+}
+
+/** Queues a job over an uploaded list; 422 when the list is unknown, expired or of another entity type. */
+export function submitJob(engine: Engine, account: Account, input: SubmitInput): JobRow {
+  const list = getList(engine, account.account_id, input.list_id);
+  const loc = ['body', 'list_id'];
+  if (!list)
+    throw EngineError.validation([
+      { loc, msg: `unknown list_id '${input.list_id}'`, type: 'value_error.list_id' },
+    ]);
+  if (list.expires_at <= engine.now()) {
+    throw EngineError.validation([
+      { loc, msg: `list '${input.list_id}' has expired; upload it again`, type: 'value_error.list_id' },
+    ]);
+  }
+  if (list.entity_type !== input.entity_type) {
+    throw EngineError.validation([
+      {
+        loc,
+        msg: `list '${input.list_id}' holds ${list.entity_type} ids, not ${input.entity_type} ids`,
+        type: 'value_error.list_id',
+      },
+    ]);
+  }
+  const job_id = `job_${randomBytes(12).toString('hex')}`;
+  const s = jobStatements(engine.db);
+  s.insert.run({
+    job_id,
+    account_id: account.account_id,
+    entity_type: input.entity_type,
+    enrichment: input.enrichment,
+    endpoint: input.endpoint,
+    list_id: list.list_id,
+    row_count: list.row_count,
+    parameters: input.parameters == null ? null : JSON.stringify(input.parameters),
+    notifications: input.notifications?.email?.enabled ? JSON.stringify(input.notifications) : null,
+    created_at: engine.now(),
+  });
+  return s.get.get(job_id) as JobRow;
+}
+
+/** One of an account's jobs, or 404. */
+export function getJob(engine: Engine, accountId: string, jobId: string): JobRow {
+  const job = jobStatements(engine.db).ofAccount.get(jobId, accountId) as JobRow | undefined;
+  if (!job) throw new EngineError('NOT_FOUND', `Job '${jobId}' not found`);
+  return job;
+}
+
+/** A page of an account's jobs, newest first. */
+export function listJobs(engine: Engine, accountId: string, status: JobStatus | undefined, skip: number) {
+  const s = jobStatements(engine.db);
+  const args = { account_id: accountId, status: status ?? null };
+  return {
+    jobs: s.list.all({ ...args, skip, limit: JOBS_PAGE_SIZE }) as JobRow[],
+    total: s.count.get(args) as number,
+  };
+}
+
+/** Cancels a queued or running job (rows already committed stay, and stay charged); a finished job is returned as is. */
+export function cancelJob(engine: Engine, accountId: string, jobId: string): JobRow {
+  return engine.db
+    .transaction(() => {
+      const job = getJob(engine, accountId, jobId);
+      if (TERMINAL.has(job.status)) return job;
+      finishJob(engine, job, 'cancelled', null);
+      return jobStatements(engine.db).get.get(jobId) as JobRow;
+    })
+    .immediate();
+}
+
+/** Ends a job; results (the rows committed so far) get a download token when there are any. */
+export function finishJob(
+  engine: Engine,
+  job: JobRow,
+  status: JobStatus,
+  error: Record<string, unknown> | null,
+): boolean {
+  const at = engine.now();
+  const hasRows = job.cursor > 0 || (jobStatements(engine.db).rowCount.get(job.job_id) as number) > 0;
+  return (
+    jobStatements(engine.db).finish.run({
+      job_id: job.job_id,
+      status,
+      at,
+      error: error ? JSON.stringify(error) : null,
+      token: hasRows ? randomBytes(16).toString('hex') : null,
+      expires: hasRows ? at + RESULTS_TTL_MS : null,
+    }).changes === 1
+  );
+}
+
+export interface BatchWrite {
+  /** Input index of the first line (the job's cursor when the batch was read). */
+  start: number;
+  /** One result object per input row, in order. */
+  lines: Record<string, unknown>[];
+  charges: PendingCharge[];
+  /** Rows that returned data (`credit_usage.total_results`). */
+  results: number;
+}
+
+export type BatchOutcome =
+  { ok: true; job: JobRow } | { ok: false; reason: 'stale' | 'insufficient_credits' };
+
+/**
+ * Commits one batch: rows + debit + progress in one IMMEDIATE transaction, after checking the job is still
+ * running at the expected cursor (a cancelled or already-advanced job commits nothing). Completes the
+ * job when the last row lands.
+ */
+export function commitBatch(engine: Engine, jobId: string, batch: BatchWrite): BatchOutcome {
+  const s = jobStatements(engine.db);
+  try {
+    return engine.db
+      .transaction((): BatchOutcome => {
+        const job = s.get.get(jobId) as JobRow | undefined;
+        if (!job || job.status !== 'running' || job.cursor !== batch.start)
+          return { ok: false, reason: 'stale' };
+        const account = getAccount(engine, job.account_id);
+        if (!account) throw new EngineError('NOT_FOUND', `account '${job.account_id}' not found`);
+        batch.lines.forEach((line, i) => s.insertRow.run(jobId, batch.start + i, JSON.stringify(line)));
+        const billed = applyCharges(
+          engine,
+          { account, keyId: null, endpoint: job.endpoint, correlationId: jobId },
+          batch.charges,
+        );
+        const cursor = batch.start + batch.lines.length;
+        s.progress.run(cursor, billed.total_credits, batch.results, jobId);
+        const updated = { ...job, cursor };
+        if (cursor >= job.row_count) finishJob(engine, updated, 'succeeded', null);
+        return { ok: true, job: s.get.get(jobId) as JobRow };
+      })
+      .immediate();
+  } catch (e) {
+    if (e instanceof EngineError && e.code === 'INSUFFICIENT_CREDITS')
+      return { ok: false, reason: 'insufficient_credits' };
+    throw e;
+  }
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** Where a job's results are served (engine option `jobs.baseUrl` makes it absolute). */
+export function resultsUrl(engine: Engine, job: JobRow): string {
+  const base = (engine.options as { jobs?: { baseUrl?: string } }).jobs?.baseUrl ?? '';
+  return `${base.replace(/\/+$/, '')}/v2/jobs/results/${job.job_id}?token=${job.results_token}`;
+}
+
+/** `V2JobStatusResponse`. */
+export function jobStatusBody(engine: Engine, job: JobRow): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    job_id: job.job_id,
+    status: job.status,
+    input: { list_id: job.list_id, row_count: job.row_count, entity_type: job.entity_type },
+    timing: {
+      created_at: iso(job.created_at),
+      started_at: iso(job.started_at),
+      finished_at: iso(job.finished_at),
+    },
+    additional_data: { enrichment: job.enrichment, endpoint: job.endpoint, processed_rows: job.cursor },
+    credit_usage: { total_credits: job.total_credits, total_results: job.total_results },
+  };
+  if (job.results_token && job.results_expires_at !== null) {
+    body.results = {
+      format: 'csv',
+      download_url: resultsUrl(engine, job),
+      expires_at: iso(job.results_expires_at),
+      file_expires_at: iso(job.results_expires_at),
+    };
+  }
+  if (job.error) body.error = JSON.parse(job.error) as unknown;
+  return body;
+}
+
+/** `V2JobListItem`. */
+export function jobListItem(job: JobRow): Record<string, unknown> {
+  return {
+    job_id: job.job_id,
+    job_type: job.enrichment,
+    status: job.status,
+    endpoint: job.endpoint,
+    created_at: iso(job.created_at),
+    finished_at: iso(job.finished_at),
+  };
+}
+
+/** The result lines of a job when `token` is its download token and the results have not expired. */
+export function jobResultLines(engine: Engine, jobId: string, token: string | undefined): string[] {
+  const job = jobStatements(engine.db).get.get(jobId) as JobRow | undefined;
+  if (!job || !job.results_token || token !== job.results_token)
+    throw new EngineError('NOT_FOUND', 'Results not found');
+  if (job.results_expires_at === null || job.results_expires_at <= engine.now()) {
+    throw new EngineError('NOT_FOUND', 'Results have expired');
+  }
+  return jobStatements(engine.db).rows.all(jobId) as string[];
+}

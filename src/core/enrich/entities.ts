@@ -1,0 +1,81 @@
+/**
+ * Loads the records an enrichment reads: the decoded `doc` of each business or prospect (prospects also
+ * carry their employer's company columns). Statements are prepared once per database.
+ */
+import type { Engine } from '../../engine.js';
+import type { Db } from '../../store/open.js';
+import { docCodec } from '../../store/load.js';
+import type { BusinessRecord, ProspectRecord } from '../../schemas/records.js';
+
+export type EntityType = 'business' | 'prospect';
+
+export interface CompanyColumns {
+  company_name: string | null;
+  company_website: string | null;
+  company_linkedin: string | null;
+}
+
+export type LoadedEntity =
+  | { entity: 'business'; id: string; record: BusinessRecord }
+  | { entity: 'prospect'; id: string; record: ProspectRecord; company: CompanyColumns };
+
+interface Statements {
+  business: { get(id: string): { doc: Buffer } | undefined };
+  prospect: { get(id: string): ({ doc: Buffer } & CompanyColumns) | undefined };
+}
+
+const statements = new WeakMap<Db, Statements>();
+
+function prepared(db: Db): Statements {
+  let s = statements.get(db);
+  if (!s) {
+    s = {
+      business: db.prepare(
+        'SELECT doc FROM businesses WHERE business_id = ?',
+      ) as unknown as Statements['business'],
+      prospect: db.prepare(
+        'SELECT doc, company_name, company_website, company_linkedin FROM prospects WHERE prospect_id = ?',
+      ) as unknown as Statements['prospect'],
+    };
+    statements.set(db, s);
+  }
+  return s;
+}
+
+/** The id column of an entity type. */
+export const idKey = (entity: EntityType): 'business_id' | 'prospect_id' =>
+  entity === 'business' ? 'business_id' : 'prospect_id';
+
+/**
+ * Loads the entities behind `ids`; unknown ids are absent from the map.
+ * @example const found = loadEntities(engine, 'business', ['0f…']); found.get('0f…')?.record.name
+ */
+export function loadEntities(
+  engine: Engine,
+  entity: EntityType,
+  ids: readonly string[],
+): Map<string, LoadedEntity> {
+  const s = prepared(engine.db);
+  const out = new Map<string, LoadedEntity>();
+  for (const id of ids) {
+    if (out.has(id)) continue;
+    if (entity === 'business') {
+      const row = s.business.get(id);
+      if (row) out.set(id, { entity, id, record: docCodec.decode(row.doc) as BusinessRecord });
+    } else {
+      const row = s.prospect.get(id);
+      if (row)
+        out.set(id, {
+          entity,
+          id,
+          record: docCodec.decode(row.doc) as ProspectRecord,
+          company: {
+            company_name: row.company_name,
+            company_website: row.company_website,
+            company_linkedin: row.company_linkedin,
+          },
+        });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+/**
+ * Computes one batch of a job: the enrichment (from the enrichment table) or the research over the ids,
+ * turned into one result line per input row plus the charges the rows incur. Reads only; the worker
+ * commits the lines and the charges together.
+ */
+import type { BatchWrite, JobRow } from '../account/jobs.js';
+import type { Engine } from '../engine.js';
+import { enrich } from '../core/enrich/enrich.js';
+import { idKey } from '../core/enrich/entities.js';
+import { findEnrichment, type Params } from '../core/enrich/table.js';
+import { runResearch } from '../core/research/research.js';
+import type { ResearchProvider } from '../core/research/provider.js';
+import type { ResearchParams } from '../schemas/research.js';
+
+/** The result lines and charges of `ids` (input rows `start …`). */
+export async function computeBatch(
+  engine: Engine,
+  job: JobRow,
+  start: number,
+  ids: readonly string[],
+  provider?: ResearchProvider,
+): Promise<BatchWrite> {
+  const key = idKey(job.entity_type);
+  const params = job.parameters === null ? null : (JSON.parse(job.parameters) as Params);
+  if (job.enrichment === 'research') {
+    const rows = await runResearch(
+      engine,
+      job.entity_type,
+      ids.map((id) => ({ id })),
+      params as unknown as ResearchParams,
+      provider,
+    );
+    const ok = rows.filter((r) => r.status === 'ok').length;
+    return {
+      start,
+      results: ok,
+      charges: ok > 0 ? [{ operation: 'research', units: ok }] : [],
+      lines: rows.map((r) =>
+        r.status === 'ok'
+          ? { [key]: r.id, result_status: 'ok', research_result: r.data.research_result }
+          : r.status === 'error'
+            ? { [key]: r.id, result_status: 'error', error: r.error }
+            : { [key]: r.id, result_status: r.status },
+      ),
+    };
+  }
+  const def = findEnrichment(job.entity_type, job.enrichment, 2);
+  if (!def) throw new Error(`unknown enrichment '${job.enrichment}'`);
+  const rows = enrich(engine, def, ids, { version: 2, params, defaultWaterfall: 'explorium_only' });
+  // Every row with data is a billed result (an id listed twice is charged twice).
+  const units = rows.filter((r) => r.status === 'ok').length;
+  return {
+    start,
+    results: units,
+    charges: units > 0 ? [{ operation: def.operation(params), units }] : [],
+    lines: rows.map((r) => {
+      const head = { [key]: r.id, result_status: r.status };
+      if (r.status !== 'ok') return head;
+      return def.shape === 'list' ? { ...head, results: r.payloads } : { ...head, ...r.payloads[0], ...head };
+    }),
+  };
+}

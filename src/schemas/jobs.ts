@@ -1,0 +1,45 @@
+/**
+ * Async job requests (api-reference §12.2–12.3): submit bodies (`list_id`, `parameters`, `notifications`)
+ * and the list query. The `parameters` schema is the enrichment's own (research: `GenAIResearchParams`).
+ */
+import { z } from 'zod';
+import { JOB_STATUSES } from './enums.js';
+import { CONTACT_TYPES, WATERFALL_MODES } from './enrich.js';
+
+export const JobStatus = z.enum(JOB_STATUSES);
+export type JobStatus = z.output<typeof JobStatus>;
+
+export const JobNotifications = z
+  .strictObject({
+    email: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        on: z.array(z.enum(['success', 'failure'])).nullish(),
+      })
+      .nullish(),
+  })
+  .nullish();
+export type JobNotifications = z.output<typeof JobNotifications>;
+
+/** `AsyncContactsEnrichmentParams`: the waterfall defaults to `explorium_only` for jobs. */
+export const AsyncContactsParams = z
+  .strictObject({
+    contact_types: z.array(z.enum(CONTACT_TYPES)).min(1).nullish(),
+    waterfall: z.enum(WATERFALL_MODES).default('explorium_only'),
+  })
+  .nullish();
+
+/** A submit body with the given `parameters` schema. */
+export const jobSubmitBody = (params: z.ZodType) =>
+  z.strictObject({
+    request_context: z.record(z.string(), z.unknown()).nullish(),
+    list_id: z.string().min(1),
+    parameters: params,
+    notifications: JobNotifications,
+  });
+
+export const JobsListQuery = z.strictObject({
+  status: JobStatus.optional(),
+  skip: z.coerce.number().int().min(0).default(0),
+});
+export type JobsListQuery = z.output<typeof JobsListQuery>;
