@@ -1,0 +1,327 @@
+/**
+ * The tool server over HTTP: the streamable HTTP transport at `/mcp` behind OAuth 2.0, with the
+ * authorization server beside it (RFC 9728 protected-resource metadata, RFC 8414 server metadata,
+ * RFC 7591 registration, authorization code + PKCE with a sign-in page, refresh rotation, RFC 7009
+ * revocation). The protocol endpoints are the MCP SDK's own handlers, over the provider of
+ * `oauth/provider.ts`; this file routes, checks bearer tokens and keeps sessions.
+ *
+ * @example
+ * const mcp = mcpHttpHandler(engine, { publicUrl: 'https://data.example.com' });
+ * http.createServer(async (req, res) => { if (await mcp(req, res)) return; … });
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
+import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
+import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Engine } from '../engine.js';
+import { renderApprovalPage, renderMessagePage, APPROVE_PATH } from './oauth/page.js';
+import {
+  createOAuthProvider,
+  RESOURCE_PATH,
+  SCOPES_SUPPORTED,
+  type ProspectOAuthProvider,
+  type TokenLifetimes,
+} from './oauth/provider.js';
+import { callerFromToken, createToolServer } from './server.js';
+
+export interface McpHttpOptions extends TokenLifetimes {
+  /**
+   * Public origin of the server, e.g. `https://data.example.com` (issuer and resource URLs are built on
+   * it). Default: `http://<Host header>`, which suits a local server only.
+   */
+  publicUrl?: string;
+  /**
+   * Host names the server answers to (DNS-rebinding protection). Default: the `publicUrl` host, or
+   * localhost names when there is no `publicUrl`.
+   */
+  allowedHosts?: string[];
+  /** Rate limits of the SDK's OAuth endpoints; `false` disables them (tests). Default on. */
+  rateLimit?: false;
+  /** Sessions idle longer than this are closed; default 30 minutes. */
+  sessionIdleMs?: number;
+}
+
+/** Node handler: true when it answered the request, false when the path is not its own. */
+export type McpHttpHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) & {
+  /** Closes every open session. */
+  close(): Promise<void>;
+  readonly provider: ProspectOAuthProvider;
+};
+
+const WELL_KNOWN_RESOURCE = '/.well-known/oauth-protected-resource';
+const WELL_KNOWN_AS = '/.well-known/oauth-authorization-server';
+
+/** The paths this handler owns. */
+export function isMcpPath(pathname: string): boolean {
+  return (
+    pathname === RESOURCE_PATH ||
+    pathname === WELL_KNOWN_AS ||
+    pathname === WELL_KNOWN_RESOURCE ||
+    pathname.startsWith(`${WELL_KNOWN_RESOURCE}/`) ||
+    pathname.startsWith('/oauth/')
+  );
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  accountId: string;
+  lastSeen: number;
+}
+
+type Req = IncomingMessage & { body?: unknown; auth?: AuthInfo; query?: Record<string, unknown> };
+
+const bearer = (header: string | undefined): string | undefined => {
+  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return m ? m[1] : header === undefined ? undefined : '';
+};
+
+/** Builds the handler; mount it before every other route of the HTTP server. */
+export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): McpHttpHandler {
+  const provider = createOAuthProvider(engine, options);
+  const fixedOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
+  const originOf = (req: IncomingMessage) => fixedOrigin ?? `http://${req.headers.host ?? '127.0.0.1'}`;
+  const sessions = new Map<string, Session>();
+  const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
+  const limit = options.rateLimit === false ? { rateLimit: false as const } : {};
+
+  const resourceMetadata = (origin: string): OAuthProtectedResourceMetadata => ({
+    resource: `${origin}${RESOURCE_PATH}`,
+    authorization_servers: [origin],
+    scopes_supported: SCOPES_SUPPORTED,
+    bearer_methods_supported: ['header'],
+    resource_name: 'prospectdb tools',
+  });
+  const serverMetadata = (origin: string): OAuthMetadata => ({
+    issuer: origin,
+    authorization_endpoint: `${origin}/oauth/authorize`,
+    token_endpoint: `${origin}/oauth/token`,
+    registration_endpoint: `${origin}/oauth/register`,
+    revocation_endpoint: `${origin}/oauth/revoke`,
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    scopes_supported: SCOPES_SUPPORTED,
+  });
+
+  const allowedHosts =
+    options.allowedHosts ??
+    (fixedOrigin ? [new URL(fixedOrigin).hostname] : ['localhost', '127.0.0.1', '[::1]']);
+  const app = createMcpExpressApp({ host: '0.0.0.0', allowedHosts });
+  app.disable('x-powered-by');
+
+  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
+    res.end(JSON.stringify(body));
+  };
+  const metadata = (build: (origin: string) => unknown) => (req: Req, res: ServerResponse) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, OPTIONS',
+      });
+      res.end();
+      return;
+    }
+    if (req.method !== 'GET')
+      return json(res, 405, { error: 'method_not_allowed' }, { allow: 'GET, OPTIONS' });
+    json(res, 200, build(originOf(req)), {
+      'access-control-allow-origin': '*',
+      'cache-control': 'max-age=300',
+    });
+  };
+  app.all(WELL_KNOWN_AS, metadata(serverMetadata));
+  app.all(WELL_KNOWN_RESOURCE, metadata(resourceMetadata));
+  app.all(`${WELL_KNOWN_RESOURCE}${RESOURCE_PATH}`, metadata(resourceMetadata));
+
+  app.use('/oauth/authorize', authorizationHandler({ provider, ...limit }));
+  app.use('/oauth/token', tokenHandler({ provider, ...limit }));
+  app.use('/oauth/register', clientRegistrationHandler({ clientsStore: provider.clientsStore, ...limit }));
+  app.use('/oauth/revoke', revocationHandler({ provider, ...limit }));
+  app.post(APPROVE_PATH, (req: Req, res: ServerResponse) => {
+    readForm(req).then(
+      (form) => {
+        const requestId = form.get('request') ?? '';
+        const decision = form.get('decision') === 'deny' ? 'deny' : 'approve';
+        const outcome = provider.decide(requestId, decision, form.get('api_key') ?? undefined);
+        if (outcome.ok) {
+          res.writeHead(302, { location: outcome.redirect, 'cache-control': 'no-store' });
+          res.end();
+        } else if (outcome.reason === 'bad_key') {
+          renderApprovalPage(res, {
+            requestId,
+            client: outcome.client,
+            error: 'That API key is not valid. Try again.',
+          });
+        } else {
+          renderMessagePage(
+            res,
+            400,
+            'This sign-in request has expired. Start the connection again from your application.',
+          );
+        }
+      },
+      () => renderMessagePage(res, 400, 'Unreadable form.'),
+    );
+  });
+
+  const challenge = (req: IncomingMessage, res: ServerResponse) => {
+    const metadataUrl = `${originOf(req)}${WELL_KNOWN_RESOURCE}${RESOURCE_PATH}`;
+    json(
+      res,
+      401,
+      { error: 'invalid_token', error_description: 'Missing or invalid access token' },
+      {
+        'www-authenticate': `Bearer realm="OAuth", error="invalid_token", error_description="Missing or invalid access token", resource_metadata="${metadataUrl}"`,
+      },
+    );
+  };
+  const rpcError = (res: ServerResponse, status: number, message: string, code = -32000) =>
+    json(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+
+  const sweep = () => {
+    const now = engine.now();
+    for (const [id, s] of sessions) {
+      if (now - s.lastSeen > idleMs) {
+        sessions.delete(id);
+        void s.transport.close();
+      }
+    }
+  };
+
+  /** `/mcp`, outside express: the transport reads its own body, with a limit large enough for 10,000 ids. */
+  async function serveMcp(req: Req, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host, allowedHosts)) return rpcError(res, 403, 'Invalid Host header');
+    const check = await provider.check(bearer(req.headers.authorization));
+    if (!check.ok) return challenge(req, res);
+    req.auth = check.auth;
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJson(req);
+      if (!read.ok) return rpcError(res, read.status, read.message, read.code);
+      body = read.value;
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      // A session belongs to the account that opened it; another account's token cannot use it.
+      if (!session || session.accountId !== check.account.account_id)
+        return rpcError(res, 404, 'Session not found');
+      session.lastSeen = engine.now();
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      return rpcError(res, 400, 'Bad Request: no valid session id; send initialize first');
+    }
+    sweep();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, accountId: check.account.account_id, lastSeen: engine.now() });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    const server = createToolServer(engine, callerFromToken);
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  const handler = (async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (!isMcpPath(pathname)) return false;
+    if (pathname === RESOURCE_PATH) {
+      await serveMcp(req, res).catch((e: unknown) => {
+        console.error('prospectdb: mcp request failed', e);
+        if (!res.headersSent) rpcError(res, 500, 'Internal server error');
+      });
+      return true;
+    }
+    await new Promise<void>((resolve) => {
+      app(req, res, (err?: unknown) => {
+        if (err) console.error('prospectdb: oauth request failed', err);
+        if (!res.headersSent) json(res, err ? 500 : 404, { error: err ? 'server_error' : 'not_found' });
+        resolve();
+      });
+      // The express app answers asynchronously; the request is ours either way.
+      resolve();
+    });
+    return true;
+  }) as McpHttpHandler;
+  handler.close = async () => {
+    const open = [...sessions.values()];
+    sessions.clear();
+    await Promise.all(open.map((s) => s.transport.close()));
+  };
+  Object.defineProperty(handler, 'provider', { value: provider });
+  return handler;
+}
+
+const MAX_FORM_BYTES = 16 * 1024;
+/** Largest JSON-RPC body on `/mcp` (a fetch may carry 10,000 business ids). */
+const MAX_JSON_BYTES = 4 * 1024 * 1024;
+
+function hostAllowed(host: string | undefined, allowed: readonly string[]): boolean {
+  if (!host) return false;
+  try {
+    return allowed.includes(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
+type JsonRead = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };
+
+/** Reads and parses a JSON body, refusing more than `MAX_JSON_BYTES`. */
+function readJson(req: IncomingMessage): Promise<JsonRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_JSON_BYTES) {
+        resolve({ ok: false, status: 413, code: -32600, message: 'Request body too large' });
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      try {
+        resolve({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+      } catch {
+        resolve({ ok: false, status: 400, code: -32700, message: 'Parse error: invalid JSON' });
+      }
+    });
+    req.on('error', () =>
+      resolve({ ok: false, status: 400, code: -32600, message: 'Unreadable request body' }),
+    );
+  });
+}
+
+/** Reads an `application/x-www-form-urlencoded` body (the sign-in form). */
+function readForm(req: Req): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_FORM_BYTES) {
+        req.destroy();
+        reject(new Error('form too large'));
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,363 @@
+/**
+ * The tool server's OAuth 2.0 authorization server, as an `OAuthServerProvider` of the MCP SDK: the SDK's
+ * handlers parse the protocol (authorize, token with PKCE verification, registration, revocation) and
+ * this provider holds the state. Access tokens are short-lived JWTs signed with jose; refresh tokens,
+ * codes and pending requests are opaque random strings. Every one of them is stored only as a SHA-256
+ * hash, bound to a grant, and a grant is bound to the API key that approved it: revoking the grant
+ * (revocation endpoint) or the key ends access at the next request. Time comes from `engine.now()`.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import {
+  InvalidGrantError,
+  InvalidScopeError,
+  InvalidTargetError,
+  InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type {
+  AuthorizationParams,
+  OAuthServerProvider,
+} from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { authenticate, getAccount } from '../../account/accounts.js';
+import type { Engine } from '../../engine.js';
+import type { Account } from '../../facade/types.js';
+import { renderApprovalPage } from './page.js';
+import {
+  keyActive,
+  newSecret,
+  oauthStatements,
+  secretHash,
+  signingKey,
+  type CodeRow,
+  type GrantRow,
+  type RequestRow,
+  type TokenRow,
+} from './store.js';
+
+/** The one scope: use the tools on behalf of the approving account. */
+export const MCP_SCOPE = 'prospectdb';
+export const SCOPES_SUPPORTED = [MCP_SCOPE];
+/** Path of the protected resource (the streamable HTTP endpoint). */
+export const RESOURCE_PATH = '/mcp';
+
+export interface TokenLifetimes {
+  /** Seconds; default 900 (15 minutes). */
+  accessTokenSeconds?: number;
+  /** Seconds; default 30 days. */
+  refreshTokenSeconds?: number;
+  /** Seconds; default 300. */
+  codeSeconds?: number;
+  /** Seconds a sign-in page stays valid; default 600. */
+  requestSeconds?: number;
+}
+
+const JWT_ISSUER = 'prospectdb';
+const JWT_AUDIENCE = 'prospectdb:mcp';
+const JWT_TYPE = 'at+jwt';
+
+/** Outcome of checking a bearer token. */
+export type TokenCheck =
+  | { ok: true; auth: AuthInfo; account: Account; keyId: string; grantId: string }
+  | { ok: false; reason: 'missing' | 'malformed' | 'expired' | 'revoked' | 'unknown' };
+
+/** Outcome of the sign-in form. */
+export type Approval =
+  | { ok: true; redirect: string }
+  | { ok: false; reason: 'expired_request' }
+  | { ok: false; reason: 'bad_key'; requestId: string; client: OAuthClientInformationFull | null };
+
+export interface ProspectOAuthProvider extends OAuthServerProvider {
+  /** Checks a bearer token: signature and expiry (jose), then its grant, key and account (SQLite). */
+  check(token: string | undefined): Promise<TokenCheck>;
+  /** Handles the sign-in form: approves with an API key, or denies. */
+  decide(requestId: string, decision: 'approve' | 'deny', apiKey: string | undefined): Approval;
+}
+
+/** Registered clients, in SQLite. Dynamic registration makes public clients (PKCE, no secret). */
+function clientsStore(engine: Engine): OAuthRegisteredClientsStore {
+  const s = oauthStatements(engine.db);
+  return {
+    getClient(clientId) {
+      const row = s.clientById.get(clientId) as { metadata: string } | undefined;
+      return row === undefined ? undefined : (JSON.parse(row.metadata) as OAuthClientInformationFull);
+    },
+    registerClient(client) {
+      // RFC 7591 §3.2.1 lets the server replace requested metadata: every client is public and proves
+      // possession with PKCE, so no client secret exists to be stored or leaked.
+      const { client_secret: _secret, client_secret_expires_at: _expires, ...rest } = client;
+      const registered = { ...rest, token_endpoint_auth_method: 'none' } as OAuthClientInformationFull;
+      s.insertClient.run(registered.client_id, JSON.stringify(registered), engine.now());
+      return registered;
+    },
+  };
+}
+
+function grantedScopes(requested: readonly string[] | undefined, ceiling: readonly string[]): string[] {
+  if (!requested || requested.length === 0) return [...ceiling];
+  const unknown = requested.filter((s) => !ceiling.includes(s));
+  if (unknown.length > 0) throw new InvalidScopeError(`Unsupported scope: ${unknown.join(' ')}`);
+  return [...new Set(requested)];
+}
+
+function checkResource(resource: URL | undefined): void {
+  if (resource && resource.pathname !== RESOURCE_PATH) {
+    throw new InvalidTargetError(`Unknown resource ${resource.href}; this server protects ${RESOURCE_PATH}`);
+  }
+}
+
+/** Builds the provider over an engine's database. */
+export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = {}): ProspectOAuthProvider {
+  const s = oauthStatements(engine.db);
+  const db = engine.db;
+  const accessSeconds = lifetimes.accessTokenSeconds ?? 900;
+  const refreshSeconds = lifetimes.refreshTokenSeconds ?? 30 * 24 * 3600;
+  const codeSeconds = lifetimes.codeSeconds ?? 300;
+  const requestSeconds = lifetimes.requestSeconds ?? 600;
+  const store = clientsStore(engine);
+  let key: { kid: string; secret: Uint8Array } | undefined;
+  const secret = () => (key ??= signingKey(db, engine.now()));
+
+  const grant = (grantId: string) => s.grantById.get(grantId) as GrantRow | undefined;
+  const revokeGrant = (grantId: string) =>
+    db
+      .transaction(() => {
+        const now = engine.now();
+        s.revokeGrant.run(now, grantId);
+        s.revokeGrantTokens.run(now, grantId);
+      })
+      .immediate();
+  const grantUsable = (g: GrantRow | undefined, clientId: string): g is GrantRow =>
+    g !== undefined && g.client_id === clientId && g.revoked_at === null && keyActive(db, g.key_id);
+
+  /** Signs an access token and makes a refresh token; the caller stores both hashes. */
+  async function mint(
+    g: GrantRow,
+  ): Promise<{ tokens: OAuthTokens; rows: [string, 'access' | 'refresh', number][] }> {
+    const now = engine.now();
+    const iat = Math.floor(now / 1000);
+    const { kid, secret: bytes } = secret();
+    const access = await new SignJWT({ scope: g.scopes, client_id: g.client_id, gid: g.grant_id })
+      .setProtectedHeader({ alg: 'HS256', kid, typ: JWT_TYPE })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject(g.account_id)
+      .setJti(randomUUID())
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + accessSeconds)
+      .sign(bytes);
+    const refresh = newSecret();
+    return {
+      tokens: {
+        access_token: access,
+        token_type: 'Bearer',
+        expires_in: accessSeconds,
+        refresh_token: refresh,
+        scope: g.scopes,
+      },
+      rows: [
+        [access, 'access', (iat + accessSeconds) * 1000],
+        [refresh, 'refresh', now + refreshSeconds * 1000],
+      ],
+    };
+  }
+
+  function persist(rows: [string, 'access' | 'refresh', number][], grantId: string): void {
+    s.purgeTokens.run(engine.now() - 24 * 3600 * 1000);
+    for (const [token, kind, expires] of rows) s.insertToken.run(secretHash(token), kind, grantId, expires);
+  }
+
+  const provider: ProspectOAuthProvider = {
+    get clientsStore() {
+      return store;
+    },
+
+    async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: ServerResponse) {
+      checkResource(params.resource);
+      const scopes = grantedScopes(params.scopes, SCOPES_SUPPORTED);
+      const requestId = newSecret();
+      const now = engine.now();
+      s.purgeRequests.run(now);
+      s.insertRequest.run(
+        secretHash(requestId),
+        client.client_id,
+        params.redirectUri,
+        params.codeChallenge,
+        params.state ?? null,
+        scopes.join(' '),
+        params.resource?.href ?? null,
+        now + requestSeconds * 1000,
+      );
+      renderApprovalPage(res, { requestId, client });
+    },
+
+    decide(requestId, decision, apiKey) {
+      const hash = secretHash(requestId);
+      return db
+        .transaction((): Approval => {
+          const req = s.requestByHash.get(hash) as RequestRow | undefined;
+          if (!req || req.expires_at < engine.now()) return { ok: false, reason: 'expired_request' };
+          const redirect = new URL(req.redirect_uri);
+          if (req.state !== null) redirect.searchParams.set('state', req.state);
+          if (decision === 'deny') {
+            s.deleteRequest.run(hash);
+            redirect.searchParams.set('error', 'access_denied');
+            redirect.searchParams.set('error_description', 'The account holder denied the connection');
+            return { ok: true, redirect: redirect.href };
+          }
+          const auth = authenticate(engine, apiKey?.trim());
+          if (!auth.ok)
+            return {
+              ok: false,
+              reason: 'bad_key',
+              requestId,
+              client: store.getClient(req.client_id) as OAuthClientInformationFull | null,
+            };
+          s.deleteRequest.run(hash);
+          const now = engine.now();
+          const grantId = `grt_${randomBytes(12).toString('hex')}`;
+          s.insertGrant.run(
+            grantId,
+            req.client_id,
+            auth.account.account_id,
+            auth.keyId,
+            req.scopes,
+            req.resource,
+            now,
+          );
+          const code = newSecret();
+          s.insertCode.run(
+            secretHash(code),
+            grantId,
+            req.redirect_uri,
+            req.code_challenge,
+            now + codeSeconds * 1000,
+          );
+          redirect.searchParams.set('code', code);
+          return { ok: true, redirect: redirect.href };
+        })
+        .immediate();
+    },
+
+    async challengeForAuthorizationCode(client, authorizationCode) {
+      const row = s.codeByHash.get(secretHash(authorizationCode)) as CodeRow | undefined;
+      if (!row || grant(row.grant_id)?.client_id !== client.client_id) {
+        throw new InvalidGrantError('Invalid authorization code');
+      }
+      return row.code_challenge;
+    },
+
+    async exchangeAuthorizationCode(client, authorizationCode, _verifier, redirectUri, resource) {
+      checkResource(resource);
+      const hash = secretHash(authorizationCode);
+      const row = s.codeByHash.get(hash) as CodeRow | undefined;
+      const g = row ? grant(row.grant_id) : undefined;
+      if (!row || !g || g.client_id !== client.client_id)
+        throw new InvalidGrantError('Invalid authorization code');
+      if (row.used_at !== null) {
+        // A replayed code may be stolen: end everything issued from it (RFC 6749 §4.1.2).
+        revokeGrant(g.grant_id);
+        throw new InvalidGrantError('Authorization code already used');
+      }
+      if (row.expires_at < engine.now()) throw new InvalidGrantError('Authorization code expired');
+      if (redirectUri !== undefined && redirectUri !== row.redirect_uri) {
+        throw new InvalidGrantError('redirect_uri does not match the authorization request');
+      }
+      if (!grantUsable(g, client.client_id)) throw new InvalidGrantError('The approval was revoked');
+      const minted = await mint(g);
+      db.transaction(() => {
+        if (s.useCode.run(engine.now(), hash).changes !== 1)
+          throw new InvalidGrantError('Authorization code already used');
+        persist(minted.rows, g.grant_id);
+      }).immediate();
+      return minted.tokens;
+    },
+
+    async exchangeRefreshToken(client, refreshToken, scopes, resource) {
+      checkResource(resource);
+      const hash = secretHash(refreshToken);
+      const row = s.tokenByHash.get(hash) as TokenRow | undefined;
+      const g = row ? grant(row.grant_id) : undefined;
+      if (!row || row.kind !== 'refresh' || !g || g.client_id !== client.client_id) {
+        throw new InvalidGrantError('Invalid refresh token');
+      }
+      if (row.revoked_at !== null) {
+        // Rotation: a refresh token works once. Seeing it again means two holders; end the grant.
+        revokeGrant(g.grant_id);
+        throw new InvalidGrantError('Refresh token already used or revoked');
+      }
+      if (row.expires_at < engine.now()) throw new InvalidGrantError('Refresh token expired');
+      if (!grantUsable(g, client.client_id)) throw new InvalidGrantError('The approval was revoked');
+      grantedScopes(scopes, g.scopes.split(' '));
+      const minted = await mint(g);
+      db.transaction(() => {
+        if (s.revokeToken.run(engine.now(), hash).changes !== 1)
+          throw new InvalidGrantError('Refresh token already used');
+        persist(minted.rows, g.grant_id);
+      }).immediate();
+      return minted.tokens;
+    },
+
+    async verifyAccessToken(token) {
+      const result = await provider.check(token);
+      if (!result.ok) throw new InvalidTokenError(`Invalid access token (${result.reason})`);
+      return result.auth;
+    },
+
+    async revokeToken(client, request: OAuthTokenRevocationRequest) {
+      const row = s.tokenByHash.get(secretHash(request.token)) as TokenRow | undefined;
+      const g = row ? grant(row.grant_id) : undefined;
+      // RFC 7009 §2.2: an unknown token, or another client's, is not an error.
+      if (g && g.client_id === client.client_id) revokeGrant(g.grant_id);
+    },
+
+    async check(token) {
+      if (token === undefined || token === '') return { ok: false, reason: 'missing' };
+      let claims: { gid?: unknown; exp?: number };
+      try {
+        ({ payload: claims } = await jwtVerify(token, secret().secret, {
+          issuer: JWT_ISSUER,
+          audience: JWT_AUDIENCE,
+          typ: JWT_TYPE,
+          algorithms: ['HS256'],
+          currentDate: new Date(engine.now()),
+          clockTolerance: 0,
+        }));
+      } catch (e) {
+        return { ok: false, reason: e instanceof joseErrors.JWTExpired ? 'expired' : 'malformed' };
+      }
+      const row = s.tokenByHash.get(secretHash(token)) as TokenRow | undefined;
+      if (!row || row.kind !== 'access' || typeof claims.gid !== 'string' || row.grant_id !== claims.gid) {
+        return { ok: false, reason: 'unknown' };
+      }
+      if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
+      if (row.expires_at <= engine.now()) return { ok: false, reason: 'expired' };
+      const g = grant(row.grant_id);
+      if (!g || g.revoked_at !== null || !keyActive(db, g.key_id)) return { ok: false, reason: 'revoked' };
+      const account = getAccount(engine, g.account_id);
+      if (!account) return { ok: false, reason: 'revoked' };
+      return {
+        ok: true,
+        account,
+        keyId: g.key_id,
+        grantId: g.grant_id,
+        auth: {
+          token,
+          clientId: g.client_id,
+          scopes: g.scopes.split(' '),
+          expiresAt: Math.floor(row.expires_at / 1000),
+          resource: g.resource ? new URL(g.resource) : undefined,
+          extra: { account, keyId: g.key_id, grantId: g.grant_id },
+        },
+      };
+    },
+  };
+  return provider;
+}
