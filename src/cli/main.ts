@@ -7,7 +7,36 @@ type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Pro
 const COMMANDS: Record<string, Command> = {
   generate: { summary: 'write a seeded synthetic snapshot', load: () => import('./commands/generate.js') },
   load: { summary: 'load a snapshot folder into a database file', load: () => import('./commands/load.js') },
-  info: { summary: 'counts, as_of and format version of a database', load: () => import('./commands/info.js') },
+  info: {
+    summary: 'counts, as_of and format version of a database',
+    load: () => import('./commands/info.js'),
+  },
+  match: {
+    summary: 'match a CSV/JSONL file of businesses or prospects to ids',
+    load: () => import('./commands/match.js'),
+  },
+  serve: {
+    summary: 'serve the HTTP-compatible API over a database',
+    load: () => import('./commands/serve.js'),
+  },
+  request: {
+    summary: 'send one request to the facade without a socket',
+    load: () => import('./commands/request.js'),
+  },
+  keys: { summary: 'create, list and revoke API keys', load: () => import('./commands/keys.js') },
+  credits: { summary: 'grant credits to an account', load: () => import('./commands/credits.js') },
+  mcp: {
+    summary: 'serve the agent tools to a local MCP client over stdio',
+    load: () => import('./commands/mcp.js'),
+  },
+  events: {
+    summary: 'ingest events (webhook deliveries follow)',
+    load: () => import('./commands/events.js'),
+  },
+  demo: {
+    summary: 'serve the demo snapshot with a demo account (npm start)',
+    load: () => import('./commands/demo.js'),
+  },
 };
 
 function usage(): string {
@@ -36,7 +65,12 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     if (isEngineError(e)) console.error(`prospectdb: ${e.message} [${e.code}]`);
-    else if (e instanceof Error && e.name === 'TypeError' && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))
+    else if (
+      e instanceof Error &&
+      e.name === 'TypeError' &&
+      'code' in e &&
+      String(e.code).startsWith('ERR_PARSE_ARGS')
+    )
       console.error(`prospectdb: ${e.message}`);
     else console.error(e);
     process.exitCode = 1;

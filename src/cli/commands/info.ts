@@ -6,7 +6,11 @@ import { openEngine } from '../../engine.js';
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { db: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      db: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help || !values.db) {
     console.error('usage: prospectdb info --db FILE [--json]');

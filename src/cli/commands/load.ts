@@ -44,7 +44,9 @@ export async function run(argv: string[]): Promise<number> {
       if (report.issueCount > report.issues.length) {
         console.error(`  … and ${report.issueCount - report.issues.length} more`);
       }
-      console.error(`snapshot ${report.snapshotId} (as of ${report.asOf}) in ${(report.elapsedMs / 1000).toFixed(1)}s`);
+      console.error(
+        `snapshot ${report.snapshotId} (as of ${report.asOf}) in ${(report.elapsedMs / 1000).toFixed(1)}s`,
+      );
     }
     return 0;
   } finally {
