@@ -2,18 +2,18 @@
  * Search core latency beside plain SQLite (indexed WHERE … LIMIT, COUNT, GROUP BY over the same file)
  * and DuckDB (@duckdb/node-api, the same rows copied in), same requests, same run.
  *
- *   node --expose-gc --import tsx bench/search.bench.ts [--prospects 200000] [--requests 200]
+ *   node --expose-gc --import tsx bench/search.bench.ts [--prospects 200000] [--requests 200] [--passes 3]
  *
  * Workloads: 200 random prospect requests of 2–5 filters (columns all three engines hold exactly):
  * fetch page 1 (page_size 100, with total_results), stats; autocomplete on job_title, company_name and
  * city_region_country with 1–4 character prefixes (plus a one-typo variant for ours); a cursor walk to
  * page 500 vs page 1; resident memory per loaded prospect. The database is cached under bench/.data/.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { Statement } from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import { autocomplete } from '../src/core/autocomplete.js';
 import { fetchProspects, type CursorPage } from '../src/core/fetch.js';
 import { prospectStats } from '../src/core/stats.js';
@@ -21,15 +21,21 @@ import { openEngine, type Engine } from '../src/engine.js';
 import { generateSnapshot } from '../src/generate/index.js';
 import { businessIndex } from '../src/indexes/businesses.js';
 import { prospectIndex } from '../src/indexes/prospects.js';
+import { openDatabase } from '../src/store/open.js';
 import { SCHEMA_VERSION } from '../src/store/schema.js';
 import type { ProspectFilters } from '../src/schemas/filters.js';
 import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
 
 const { values: args } = parseArgs({
-  options: { prospects: { type: 'string', default: '200000' }, requests: { type: 'string', default: '200' } },
+  options: {
+    prospects: { type: 'string', default: '200000' },
+    requests: { type: 'string', default: '200' },
+    passes: { type: 'string', default: '3' },
+  },
 });
 const N = Number(args.prospects);
 const REQUESTS = Number(args.requests);
+const PASSES = Number(args.passes);
 const DATA = join(import.meta.dirname, '.data');
 mkdirSync(DATA, { recursive: true });
 
@@ -193,21 +199,35 @@ function percentiles(samples: number[]) {
   const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
   return { p50: at(0.5), p99: at(0.99) };
 }
+/**
+ * Each request runs PASSES times and keeps its median: on a shared 2-core machine a single run's p99 is
+ * the one request that met a GC pause or a descheduling, not the request's cost. Every engine gets the
+ * same treatment.
+ */
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 function timeSync(n: number, fn: (i: number) => unknown): number[] {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    fn(i);
-    out.push(performance.now() - t);
+    const runs: number[] = [];
+    for (let p = 0; p < PASSES; p++) {
+      const t = performance.now();
+      fn(i);
+      runs.push(performance.now() - t);
+    }
+    out.push(median(runs));
   }
   return out;
 }
 async function timeAsync(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn(i);
-    out.push(performance.now() - t);
+    const runs: number[] = [];
+    for (let p = 0; p < PASSES; p++) {
+      const t = performance.now();
+      await fn(i);
+      runs.push(performance.now() - t);
+    }
+    out.push(median(runs));
   }
   return out;
 }
@@ -282,60 +302,99 @@ const body = (filters: Filters): ProspectsFetchRequestV1 => ({
   filters,
 });
 
+// The baselines hold the same rows as the filters see: the 17 columns the random requests read, copied
+// out of the engine's file once (cached beside it). SQLite gets a narrow table with an index on every
+// filtered column (a wide-row scan of the engine's own table took seconds per query at 1M, and a
+// narrow indexed copy is what a team would build to make plain SQL fast); DuckDB bulk-reads the same
+// rows from a CSV file. Fetch baselines then read the 100 stored records by rowid from the engine file.
+const BASE_COLS = [
+  'rowid',
+  'country_code',
+  'region_country_code',
+  'company_country_code',
+  'company_size',
+  'company_revenue',
+  'company_age',
+  'company_locations',
+  'total_experience_months',
+  'current_role_months',
+  'company_has_website',
+  'company_is_public',
+  'has_email',
+  'job_department',
+  'job_title',
+  'company_name',
+  'company_city_region_country',
+] as const;
+const INT_COLS = new Set([
+  'rowid',
+  'total_experience_months',
+  'current_role_months',
+  'company_has_website',
+  'company_is_public',
+  'has_email',
+]);
+const baseFile = file.replace(/\.db$/, '-baseline.db');
+const baseCsv = file.replace(/\.db$/, '-baseline.csv');
+if (!existsSync(baseFile) || !existsSync(baseCsv)) {
+  const t = performance.now();
+  for (const f of [baseFile, `${baseFile}-wal`, `${baseFile}-shm`, baseCsv]) rmSync(f, { force: true });
+  const b = new Database(baseFile);
+  b.pragma('journal_mode = OFF');
+  b.pragma('synchronous = OFF');
+  b.exec(
+    `CREATE TABLE prospects (${BASE_COLS.map((c) => (c === 'rowid' ? 'rowid INTEGER PRIMARY KEY' : `${c} ${INT_COLS.has(c) ? 'INTEGER' : 'TEXT'}`)).join(', ')})`,
+  );
+  const ins = b.prepare(`INSERT INTO prospects VALUES (${BASE_COLS.map(() => '?').join(', ')})`);
+  const csv = openSync(baseCsv, 'w');
+  const quote = (v: unknown) =>
+    v === null || v === undefined
+      ? ''
+      : typeof v === 'number'
+        ? String(v)
+        : `"${String(v).replace(/"/g, '""')}"`;
+  let chunk: string[] = [];
+  b.transaction(() => {
+    for (const row of engine.db
+      .prepare(`SELECT ${BASE_COLS.join(', ')} FROM prospects ORDER BY rowid`)
+      .raw()
+      .iterate() as Iterable<unknown[]>) {
+      ins.run(row);
+      chunk.push(row.map(quote).join(','));
+      if (chunk.length === 10_000) {
+        writeSync(csv, chunk.join('\n') + '\n');
+        chunk = [];
+      }
+    }
+  })();
+  if (chunk.length) writeSync(csv, chunk.join('\n') + '\n');
+  closeSync(csv);
+  for (const c of BASE_COLS.slice(1)) b.exec(`CREATE INDEX prospects_${c} ON prospects (${c})`);
+  b.exec('ANALYZE');
+  b.close();
+  console.error(`baseline copies built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
+const base = openDatabase(baseFile, { readonly: true });
 // SQLite baseline: statements cached by SQL text.
 const stmts = new Map<string, Statement>();
 const prep = (sql: string) => {
   let s = stmts.get(sql);
-  if (!s) stmts.set(sql, (s = engine.db.prepare(sql)));
+  if (!s) stmts.set(sql, (s = base.prepare(sql)));
   return s;
 };
-// DuckDB baseline: the same columns copied into an in-memory table.
+const wireByRowid = engine.db.prepare(
+  `SELECT wire FROM prospects WHERE rowid IN (${Array(100).fill('?').join(', ')})`,
+);
+const wires = (rowids: number[]) => wireByRowid.all(...rowids, ...Array(100 - rowids.length).fill(0));
+// DuckDB baseline: the same rows, bulk-read from the CSV copy into an in-memory table.
 const duck = await (await DuckDBInstance.create(':memory:')).connect();
-await duck.run(`CREATE TABLE prospects (rowid INTEGER, country_code VARCHAR, region_country_code VARCHAR, company_country_code VARCHAR,
-  company_size VARCHAR, company_revenue VARCHAR, company_age VARCHAR, company_locations VARCHAR, total_experience_months INTEGER,
-  current_role_months INTEGER, company_has_website INTEGER, company_is_public INTEGER, has_email INTEGER, job_department VARCHAR,
-  job_title VARCHAR, company_name VARCHAR, company_city_region_country VARCHAR)`);
 {
-  const app = await duck.createAppender('prospects');
-  const cols = [
-    'rowid',
-    'country_code',
-    'region_country_code',
-    'company_country_code',
-    'company_size',
-    'company_revenue',
-    'company_age',
-    'company_locations',
-    'total_experience_months',
-    'current_role_months',
-    'company_has_website',
-    'company_is_public',
-    'has_email',
-    'job_department',
-    'job_title',
-    'company_name',
-    'company_city_region_country',
-  ];
-  const ints = new Set([
-    'rowid',
-    'total_experience_months',
-    'current_role_months',
-    'company_has_website',
-    'company_is_public',
-    'has_email',
-  ]);
-  for (const row of engine.db
-    .prepare(`SELECT ${cols.join(', ')} FROM prospects ORDER BY rowid`)
-    .iterate() as Iterable<Record<string, unknown>>) {
-    for (const c of cols) {
-      const v = row[c];
-      if (v === null || v === undefined) app.appendNull();
-      else if (ints.has(c)) app.appendInteger(v as number);
-      else app.appendVarchar(v as string);
-    }
-    app.endRow();
-  }
-  app.closeSync();
+  const t = performance.now();
+  const types = BASE_COLS.map((c) => `'${c}': '${INT_COLS.has(c) ? 'INTEGER' : 'VARCHAR'}'`).join(', ');
+  await duck.run(
+    `CREATE TABLE prospects AS SELECT * FROM read_csv('${baseCsv}', header = false, columns = {${types}})`,
+  );
+  console.error(`duckdb table read in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 const duckSql = (sql: string, params: (string | number)[]) => {
   // Inline the parameters (strings quoted) so DuckDB plans one statement per request.
@@ -354,14 +413,19 @@ report(
   timeSync(work.length, (i) => fetchProspects(engine, body(work[i]!.filters), 1)),
   timeSync(work.length, (i) => {
     const { sql, params } = work[i]!.where;
-    prep(`SELECT wire FROM prospects WHERE ${sql} ORDER BY rowid LIMIT 100`).all(...(params as unknown[]));
+    wires(
+      prep(`SELECT rowid FROM prospects WHERE ${sql} ORDER BY rowid LIMIT 100`)
+        .pluck()
+        .all(...(params as unknown[])) as number[],
+    );
     prep(`SELECT count(*) FROM prospects WHERE ${sql}`).get(...(params as unknown[]));
   }),
   await timeAsync(work.length, async (i) => {
     const { sql, params } = work[i]!.where;
-    await duck.runAndReadAll(
-      duckSql(`SELECT * FROM prospects WHERE ${sql} ORDER BY rowid LIMIT 100`, params),
+    const page = await duck.runAndReadAll(
+      duckSql(`SELECT rowid FROM prospects WHERE ${sql} ORDER BY rowid LIMIT 100`, params),
     );
+    wires(page.getRows().map((r) => Number(r[0])));
     await duck.runAndReadAll(duckSql(`SELECT count(*) FROM prospects WHERE ${sql}`, params));
   }),
   'p50 ≤ 2 ms, p99 ≤ 10 ms',
@@ -446,7 +510,11 @@ report(
   const p1 = timeSync(100, () => fetchProspects(engine, walkBody, 1));
   const p500 = timeSync(100, () => fetchProspects(engine, { ...walkBody, next_cursor: last }, 1));
   const offset500 = timeSync(20, () =>
-    prep('SELECT wire FROM prospects ORDER BY rowid LIMIT 100 OFFSET ?').all((cursors.length - 1) * 100),
+    wires(
+      prep('SELECT rowid FROM prospects ORDER BY rowid LIMIT 100 OFFSET ?')
+        .pluck()
+        .all((cursors.length - 1) * 100) as number[],
+    ),
   );
   const ratio = percentiles(p500).p50 / percentiles(p1).p50;
   report(
@@ -460,10 +528,11 @@ report(
 
 console.table(rows);
 console.log(
-  'sqlite baseline: WHERE … ORDER BY rowid LIMIT 100 + COUNT(*); stats GROUP BY department, region + COUNT(*);',
+  'sqlite baseline (narrow copy, an index per column): WHERE … ORDER BY rowid LIMIT 100 + the 100 records by rowid + COUNT(*); stats GROUP BY department, region + COUNT(*);',
 );
 console.log(
   'autocomplete baselines: LIKE prefix GROUP BY value ORDER BY count (no typo tolerance); cursor baseline: OFFSET.',
 );
 duck.closeSync();
+base.close();
 engine.close();

@@ -8,6 +8,7 @@ import { foldText } from '../normalise/index.js';
 import { cityRegionCountry } from '../store/derive.js';
 import { wireCodec, type BusinessFacets } from '../store/wire.js';
 import { Bitset } from './bitset.js';
+import { savedIndex } from './persist.js';
 import { CsrBuilder, type Csr } from './csr.js';
 import { FacetBuilder, type Facet } from './facet.js';
 import { countryId, regionId } from './labels.js';
@@ -106,7 +107,7 @@ export function naicsPrefixes(code: string | null): string[] {
 }
 
 export function businessIndex(engine: Engine): BusinessIndex {
-  return engine.cached('search.businessIndex', buildBusinessIndex);
+  return savedIndex(engine, 'search.businessIndex', buildBusinessIndex);
 }
 
 function buildBusinessIndex(engine: Engine): BusinessIndex {

@@ -8,6 +8,7 @@ import { foldText } from '../normalise/index.js';
 import { JOB_DEPARTMENTS } from '../schemas/enums.js';
 import { wireCodec, type ProspectFacets } from '../store/wire.js';
 import { Bitset } from './bitset.js';
+import { savedIndex } from './persist.js';
 import { businessIndex, cityRegionCountryKeys, naicsPrefixes } from './businesses.js';
 import type { Csr } from './csr.js';
 import { FacetBuilder, keysById, type Facet } from './facet.js';
@@ -83,7 +84,7 @@ interface Row {
 }
 
 export function prospectIndex(engine: Engine): ProspectIndex {
-  return engine.cached('search.prospectIndex', buildProspectIndex);
+  return savedIndex(engine, 'search.prospectIndex', buildProspectIndex);
 }
 
 function buildProspectIndex(engine: Engine): ProspectIndex {

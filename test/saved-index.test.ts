@@ -1,0 +1,96 @@
+/** Indexes saved in the database file: a later process reads them instead of scanning every row. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { run as runLoad } from '../src/cli/commands/load.js';
+import { fetchProspects } from '../src/core/fetch.js';
+import { prospectStats } from '../src/core/stats.js';
+import { openEngine, type Engine } from '../src/engine.js';
+import { Bitset } from '../src/indexes/bitset.js';
+import { businessIndex, type BusinessIndex } from '../src/indexes/businesses.js';
+import { savedIndex } from '../src/indexes/persist.js';
+import { prospectIndex, type ProspectIndex } from '../src/indexes/prospects.js';
+import type { ProspectFilters } from '../src/schemas/filters.js';
+import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
+import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
+
+let path: string;
+beforeAll(async () => {
+  path = join(mkdtempSync(join(tmpdir(), 'pdb-saved-')), 'demo.db');
+  const engine = openEngine({ path, clock: () => DEMO_NOW });
+  await engine.load(DEMO_DIR, { strict: true });
+  engine.close();
+});
+
+const open = (readonly = false) => openEngine({ path, readonly, clock: () => DEMO_NOW });
+const engines: Engine[] = [];
+afterAll(() => engines.forEach((e) => e.closed || e.close()));
+
+describe('saved indexes', () => {
+  it('are read back equal to a fresh build by a later (readonly) process', () => {
+    const writer = open();
+    engines.push(writer);
+    const built = { b: businessIndex(writer), p: prospectIndex(writer) };
+    writer.close();
+
+    const reader = open(true);
+    engines.push(reader);
+    // The saved form answers: the build function is not called.
+    const notBuilt = (): never => {
+      throw new Error('rebuilt instead of read back');
+    };
+    const b = savedIndex<BusinessIndex>(reader, 'search.businessIndex', notBuilt);
+    const p = savedIndex<ProspectIndex>(reader, 'search.prospectIndex', notBuilt);
+    expect(b).toEqual(built.b);
+    expect(p).toEqual(built.p);
+    expect(p.all).toBeInstanceOf(Bitset);
+    expect(p.facets.country.keys).toBeInstanceOf(Map);
+    expect(b.facets.tech.keys.size).toBe(built.b.facets.tech.keys.size);
+  });
+
+  it('give the same pages and stats as indexes built in memory', async () => {
+    const memory = openEngine({ clock: () => DEMO_NOW });
+    engines.push(memory);
+    await memory.load(DEMO_DIR, { strict: true });
+    const reader = open(true);
+    engines.push(reader);
+    const filters: ProspectFilters = {
+      company_country_code: { values: ['us', 'gb'] },
+      job_level: { values: ['manager', 'director'] },
+    };
+    const request: ProspectsFetchRequestV1 = { mode: 'full', page_size: 50, page: 2, filters };
+    expect(fetchProspects(reader, request, 1)).toEqual(fetchProspects(memory, request, 1));
+    expect(prospectStats(reader, { filters })).toEqual(prospectStats(memory, { filters }));
+  });
+
+  it('are saved by `prospectdb load`, so the next process reads them', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pdb-saved-cli-')), 'cli.db');
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(await runLoad(['--db', file, DEMO_DIR])).toBe(0);
+      expect(stderr.mock.calls.flat().join('\n')).toMatch(/search indexes built and saved in/);
+    } finally {
+      stderr.mockRestore();
+    }
+    const reader = openEngine({ path: file, readonly: true });
+    engines.push(reader);
+    const notBuilt = (): never => {
+      throw new Error('rebuilt instead of read back');
+    };
+    expect(savedIndex<ProspectIndex>(reader, 'search.prospectIndex', notBuilt).size).toBe(10_001);
+  });
+
+  it('are rebuilt, not reused, after a new load', async () => {
+    const writer = open();
+    engines.push(writer);
+    const before = prospectIndex(writer);
+    await writer.load(DEMO_DIR, { strict: true });
+    let rebuilt = 0;
+    savedIndex(writer, 'search.prospectIndex', () => {
+      rebuilt++;
+      return before;
+    });
+    expect(rebuilt).toBe(1);
+  });
+});
