@@ -12,10 +12,10 @@ import { parseArgs } from 'node:util';
 import { matchBusinessRows, matchProspectRows, type BusinessRowInput } from '../src/core/match/index.js';
 import { companyContext } from '../src/core/match/company-search.js';
 import { prospectMatchIndex } from '../src/indexes/match/prospects.js';
-import { businessNameIndex } from '../src/indexes/match/businesses.js';
+import { businessMatchIndex, businessNameIndex } from '../src/indexes/match/businesses.js';
 import { duckdbMatcher, fuseMatcher, mapMatcher, miniSearchMatcher } from './match/baselines.js';
 import { evalData } from './match/data.js';
-import { businessEvalSet, prospectEvalSet, type EvalRow } from './match/evalset.js';
+import { businessEvalSet, drawnLabels, prospectEvalSet, type EvalRow } from './match/evalset.js';
 import { quality, qualityTable } from './match/quality.js';
 
 const { values } = parseArgs({
@@ -47,7 +47,7 @@ log(
   `data ready in ${((t - t0) / 1000).toFixed(1)}s; match indexes built in ${((performance.now() - t) / 1000).toFixed(1)}s`,
 );
 
-const bset = businessEvalSet(snapshot, perKind);
+const bset = businessEvalSet(snapshot, perKind, 1, businessMatchIndex(engine));
 const pset = prospectEvalSet(snapshot, perKind);
 
 /** Rows per second of `run` over `rows` (one warm-up pass, then the best of `reps`). */
@@ -87,6 +87,20 @@ const bq = quality(
   ),
 );
 console.log(qualityTable(`## prospectdb — businesses (${bset.length} rows)`, bq) + '\n');
+{
+  const drawn = quality(
+    drawnLabels(bset),
+    ids(
+      matchBusinessRows(
+        engine,
+        bset.map((r) => r.input),
+      ),
+    ),
+  ).at(-1)!;
+  console.log(
+    `businesses with the labels as drawn (no namesake or ambiguity relabelling): P ${drawn.precision.toFixed(4)}  R ${drawn.recall.toFixed(4)}  F1 ${drawn.f1.toFixed(4)}\n`,
+  );
+}
 const pq = quality(
   pset,
   ids(

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scoredName, sharesNearToken } from '../src/core/match/company-score.js';
-import { fuzzyHits, NAME_THRESHOLD, scanHits } from '../src/core/match/company-search.js';
+import { fuzzyHits, NAME_THRESHOLD, scanHits, withKnown } from '../src/core/match/company-search.js';
 import { osaDistance } from '../src/core/match/similarity.js';
 import { buildTokenIndex, candidates, nearVocabulary } from '../src/indexes/match/token-index.js';
 
@@ -46,17 +46,23 @@ const perturbed = (corpus: string[][]) =>
     });
 
 describe('fuzzy name index', () => {
-  it('finds every vocabulary token one edit away, and only those', () => {
+  it('finds every vocabulary token within the typo budget (1 edit from 4 characters, 2 from 8), and only those', () => {
+    const long = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), minLength: 6, maxLength: 11 });
+    const tok = fc.oneof(token, long);
     fc.assert(
-      fc.property(fc.uniqueArray(token, { minLength: 1, maxLength: 60 }), token, (vocab, q) => {
+      fc.property(fc.uniqueArray(tok, { minLength: 1, maxLength: 60 }), tok, (vocab, q) => {
         const index = buildTokenIndex(vocab.length, (i) => [vocab[i] as string]);
         const found = new Set(nearVocabulary(index, q).map((v) => index.vocab[v]));
+        const budget = (v: string) => {
+          const n = Math.min(v.length, q.length);
+          return n < 4 ? 0 : n < 8 ? 1 : 2;
+        };
         const expected = vocab.filter(
-          (v) => v === q || (v.length >= 4 && q.length >= 4 && osaDistance(v, q, 1) <= 1),
+          (v) => v === q || (budget(v) > 0 && osaDistance(v, q, budget(v)) <= budget(v)),
         );
         expect([...found].sort()).toEqual(expected.sort());
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   });
 
@@ -73,6 +79,9 @@ describe('fuzzy name index', () => {
           const q = scoredName(query);
           expect(candidates(index, query).complete).toBe(true);
           expect(fuzzyHits(index, scoredOf, q)).toEqual(scanHits(corpus.length, scoredOf, q));
+          // The same with the query's known words taken as written (as the matcher scores them).
+          const k = withKnown(q, index);
+          expect(fuzzyHits(index, scoredOf, k)).toEqual(scanHits(corpus.length, scoredOf, k));
         },
       ),
       { numRuns: 300 },

@@ -8,7 +8,7 @@ import Fuse from 'fuse.js';
 import MiniSearch from 'minisearch';
 import type { BusinessRowInput } from '../../src/core/match/index.js';
 import type { BusinessMatchIndex } from '../../src/indexes/match/businesses.js';
-import { companyKey, linkedinCompanySlug, normaliseDomain } from '../../src/normalise/index.js';
+import { companyMatchKey, linkedinCompanySlug, normaliseDomain } from '../../src/normalise/index.js';
 
 /** Exact keys of a row: domain (or URL) → host/registrable, profile slug, name key. */
 interface RowKeys {
@@ -26,7 +26,7 @@ export function rowKeys(r: BusinessRowInput): RowKeys {
     domain: d?.registrable ?? null,
     host: d?.host ?? null,
     slug: linkedinCompanySlug(str(r.linkedin_url)),
-    key: name === null ? null : companyKey(name) || null,
+    key: name === null ? null : companyMatchKey(name) || null,
   };
 }
 

@@ -1,12 +1,18 @@
 /** Quick quality check while tuning: `node --import tsx bench/match/eval-quick.ts [businesses] [prospects] [perKind]`. */
+import { writeFileSync } from 'node:fs';
 import { matchBusinessRows, matchProspectRows } from '../../src/core/match/index.js';
+import { businessMatchIndex } from '../../src/indexes/match/businesses.js';
 import { evalData } from './data.js';
-import { businessEvalSet, prospectEvalSet } from './evalset.js';
+import { businessEvalSet, drawnLabels, prospectEvalSet } from './evalset.js';
 import { quality, qualityTable } from './quality.js';
 
 const [nb = '2000', np = '10000', per = '300', show = '0'] = process.argv.slice(2);
-const { snapshot, engine } = await evalData({ businesses: Number(nb), prospects: Number(np) });
-const bset = businessEvalSet(snapshot, Number(per));
+const { snapshot, engine } = await evalData({
+  businesses: Number(nb),
+  prospects: Number(np),
+  file: Number(nb) >= 100_000,
+});
+const bset = businessEvalSet(snapshot, Number(per), 1, businessMatchIndex(engine));
 const bout = matchBusinessRows(
   engine,
   bset.map((r) => r.input),
@@ -21,7 +27,16 @@ console.log(
     ),
   ),
 );
+const drawn = quality(
+  drawnLabels(bset),
+  bout.map((r) => r.business_id),
+).at(-1)!;
+console.log(
+  `businesses, labels as drawn: P ${drawn.precision.toFixed(4)} R ${drawn.recall.toFixed(4)} F1 ${drawn.f1.toFixed(4)}`,
+);
 const pset = prospectEvalSet(snapshot, Number(per));
+// EVAL_DUMP=file writes the labelled rows, to run another build of the matcher on the same rows.
+if (process.env.EVAL_DUMP) writeFileSync(process.env.EVAL_DUMP, JSON.stringify({ bset, pset }));
 const pout = matchProspectRows(
   engine,
   pset.map((r) => r.input),

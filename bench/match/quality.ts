@@ -29,7 +29,13 @@ export function quality(rows: readonly EvalRow<unknown>[], predicted: readonly (
   const by = new Map<string, Omit<Quality, 'precision' | 'recall' | 'f1'>>();
   const overall = { kind: 'overall', rows: 0, tp: 0, fp: 0, fn: 0 };
   rows.forEach((row, i) => {
-    const kind = row.kind.startsWith('unseen:') ? 'unseen (not in db)' : row.kind;
+    const kind = row.kind.startsWith('unseen:')
+      ? 'unseen (not in db)'
+      : row.kind.startsWith('namesake:')
+        ? 'namesake in db'
+        : row.kind.startsWith('ambiguous:')
+          ? 'ambiguous name'
+          : row.kind;
     let q = by.get(kind);
     if (q === undefined) by.set(kind, (q = { kind, rows: 0, tp: 0, fp: 0, fn: 0 }));
     const got = predicted[i] ?? null;

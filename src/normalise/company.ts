@@ -22,6 +22,13 @@ const LEGAL_FORMS: readonly string[] = commaList(`
   sa, s a, sas, s a s, sarl, s a r l, spa, s p a, srl, s r l, sl, s l, sau, s a u, ltda, sa de cv, s a de c v, ltee,
   bv, b v, nv, n v, oy, oyj, ab, a s, as, asa, aps, sp z o o, spzoo, s r o, sro, kk, k k, kabushiki kaisha`);
 
+/**
+ * Legal forms the stored name key (`companyKey`, in every built database, the generator's one-name-per-
+ * country rule and the committed demo snapshot) keeps as words, but matching strips like the others
+ * ({@link companyMatchKey}): "Harborstack Maschinenbau UG" is the company "Harborstack Maschinenbau".
+ */
+const MATCH_ONLY_FORMS: readonly string[] = commaList(`ug, me, eireli, gk, g k, dac, ab publ`);
+
 /** Weak words: dropped from `core` (never from `key`). */
 const WEAK_WORDS: ReadonlySet<string> = new Set(
   commaList(`group, holdings, holding, international, global, worldwide, enterprises, solutions, services,
@@ -38,10 +45,12 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['natl', 'national'],
 ]);
 
+type FormsByLastToken = ReadonlyMap<string, readonly (readonly string[])[]>;
+
 /** Last token → the legal forms that end with it, longest first. */
-const FORMS_BY_LAST_TOKEN: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
+function formsByLastToken(forms: readonly string[]): FormsByLastToken {
   const byLast = new Map<string, string[][]>();
-  for (const form of LEGAL_FORMS) {
+  for (const form of forms) {
     const parts = form.split(' ');
     const last = parts[parts.length - 1] as string;
     const list = byLast.get(last) ?? [];
@@ -50,12 +59,20 @@ const FORMS_BY_LAST_TOKEN: ReadonlyMap<string, readonly (readonly string[])[]> =
   }
   for (const list of byLast.values()) list.sort((a, b) => b.length - a.length);
   return byLast;
-})();
+}
+
+const FORMS_BY_LAST_TOKEN = formsByLastToken(LEGAL_FORMS);
+const MATCH_FORMS_BY_LAST_TOKEN = formsByLastToken([...LEGAL_FORMS, ...MATCH_ONLY_FORMS]);
 
 /** How many trailing tokens form a legal form that may be stripped (0 when none, or it is the whole name). */
-function legalFormLength(tokens: readonly string[], start: number, end: number): number {
+function legalFormLength(
+  tokens: readonly string[],
+  start: number,
+  end: number,
+  byLast: FormsByLastToken = FORMS_BY_LAST_TOKEN,
+): number {
   if (end - start < 2) return 0;
-  const forms = FORMS_BY_LAST_TOKEN.get(tokens[end - 1] as string);
+  const forms = byLast.get(tokens[end - 1] as string);
   if (forms === undefined) return 0;
   for (const form of forms) {
     const n = form.length;
@@ -72,12 +89,13 @@ function legalFormLength(tokens: readonly string[], start: number, end: number):
   return 0;
 }
 
-function companyTokens(name: string): string[] {
+function companyTokens(name: string, byLast: FormsByLastToken = FORMS_BY_LAST_TOKEN): string[] {
   const all = words(name);
   let start = 0;
   while (all.length - start > 1 && all[start] === 'the') start++;
   let end = all.length;
-  for (let n = legalFormLength(all, start, end); n > 0; n = legalFormLength(all, start, end)) end -= n;
+  for (let n = legalFormLength(all, start, end, byLast); n > 0; n = legalFormLength(all, start, end, byLast))
+    end -= n;
   const tokens = start === 0 && end === all.length ? all : all.slice(start, end);
   for (let i = 0; i < tokens.length; i++) {
     const expanded = ABBREVIATIONS.get(tokens[i] as string);
@@ -103,4 +121,26 @@ export function normaliseCompanyName(name: string): CompanyName {
  */
 export function companyKey(name: string): string {
   return companyTokens(name).join(' ');
+}
+
+/**
+ * The key names are matched on: {@link companyKey} with every legal form stripped, including those the
+ * stored key keeps for compatibility (UG, ME, EIRELI, G.K., DAC, AB (publ)).
+ * @example companyMatchKey('Harborstack Maschinenbau UG') // 'harborstack maschinenbau'
+ */
+export function companyMatchKey(name: string): string {
+  return companyTokens(name, MATCH_FORMS_BY_LAST_TOKEN).join(' ');
+}
+
+const MATCH_ONLY_LAST_TOKENS: ReadonlySet<string> = new Set(
+  MATCH_ONLY_FORMS.map((f) => f.slice(f.lastIndexOf(' ') + 1)),
+);
+
+/**
+ * {@link companyMatchKey} from a stored `companyKey`: the same string unless the stored key ends with a
+ * word that may be a match-only legal form (then the name is normalised again).
+ */
+export function companyMatchKeyOf(name: string, storedKey: string): string {
+  const last = storedKey.slice(storedKey.lastIndexOf(' ') + 1);
+  return MATCH_ONLY_LAST_TOKENS.has(last) ? companyMatchKey(name) : storedKey;
 }

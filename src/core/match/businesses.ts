@@ -8,6 +8,7 @@
 import { linkedinCompanySlug, normaliseDomain, type DomainKey } from '../../normalise/index.js';
 import {
   decide,
+  decideFuzzy,
   formConflict,
   NAME_MARGIN,
   NAME_THRESHOLD,
@@ -224,7 +225,9 @@ function byName(ctx: CompanyContext, ev: Evidence): Verdict {
           (domain === null || index.domains[pos] === null) && (slug === null || index.linkedin[pos] === null);
   const search = searchCompanyName(ctx, q, accept);
   const country = domain === null ? null : tldCountry(domain.registrable);
-  const pick = decide(ctx, search.hits, q, { threshold: NAME_THRESHOLD, margin: NAME_MARGIN, country });
+  const pick = search.exact
+    ? decide(ctx, search.hits, q, { threshold: NAME_THRESHOLD, margin: NAME_MARGIN, country })
+    : decideFuzzy(ctx, search.hits, q, search.scored ?? q.scored, { country });
   if (pick === null) return { kind: 'none', candidates: search.hits };
   return {
     kind: 'match',

@@ -1,10 +1,12 @@
 /**
- * The company-name scorer: a weighted, order-free token alignment (weak words such as "group" weigh
- * less) with typo-tolerant token similarity, or, when the token counts differ, the edit similarity of the
- * names written without spaces if that is higher ("acme robotics" vs "acmerobotics"). Gated: a pair that shares no near token
- * (`nearTokens`) scores 0, which is exactly the set the blocking index can find.
+ * The company-name scorer: a weighted, order-free token alignment with typo-tolerant token similarity,
+ * or, when the token counts differ and the names written without spaces are at most one edit apart,
+ * their edit similarity if that is higher ("acme robotics" vs "acmerobotics"). Weak words such as "group" weigh less when both names have
+ * them; a word only one name has counts in full, weak or not: "Redwood Systems" and "Redwood Systems
+ * Global" may well be two companies. Gated: a pair that shares no near token (`nearTokens`) scores 0,
+ * which is exactly the set the blocking index can find.
  */
-import { editSimilarity, nearTokens, tokenSimilarity } from './similarity.js';
+import { nearTokens, osaDistance, tokenSimilarity } from './similarity.js';
 
 /** Mirrors the normaliser's weak words: present in the key, but weak evidence of identity. */
 const WEAK_WORDS: ReadonlySet<string> = new Set([
@@ -35,6 +37,11 @@ export interface ScoredName {
   joined: string;
   /** Token indexes, heaviest first (the alignment order when this name is the query). */
   order: readonly number[];
+  /**
+   * For a query: which tokens are words some indexed name has. Such a token is taken as written, not as
+   * a typo of another word ("Polarscape" does not match "Solarscape" when a Polarscape exists somewhere).
+   */
+  known?: readonly boolean[];
 }
 
 /** Prepares a token list (a company key split on spaces) for {@link companyScore}. */
@@ -65,22 +72,58 @@ export function companyScore(q: ScoredName, c: ScoredName): number {
 }
 
 let used = new Uint8Array(32);
+/** Scratch: the candidate token each query token was aligned with (-1 when none), by query position. */
+let pairOf = new Int16Array(32);
+let pairCount = 0;
+
+/** How the last {@link alignedScore} call aligned the names (read right after the call). */
+export const lastAlignment = {
+  /** Tokens of either name left without a counterpart. */
+  unmatched: 0,
+  /** Whether the score came from the names written without spaces. */
+  joined: false,
+};
+
+/**
+ * Whether the last {@link alignedScore} call aligned the words in the same order in both names
+ * ("Parker & Miller" with "Parker & Miller", not with "Miller & Parker").
+ */
+export function lastAlignedInOrder(): boolean {
+  let prev = -1;
+  for (let i = 0; i < pairCount; i++) {
+    const j = pairOf[i] as number;
+    if (j < 0) continue;
+    if (j < prev) return false;
+    prev = j;
+  }
+  return true;
+}
 
 /** {@link companyScore} for a pair known to pass the gate (blocked candidates share a near token). */
 export function alignedScore(q: ScoredName, c: ScoredName): number {
+  lastAlignment.unmatched = q.tokens.length + c.tokens.length;
+  lastAlignment.joined = false;
   if (q.tokens.length === 0 || c.tokens.length === 0) return 0;
   // Greedy alignment, heaviest query tokens first; each candidate token is used once.
   // Shared scratch marks the candidate tokens already used (no allocation per candidate).
   if (c.tokens.length > used.length) used = new Uint8Array(c.tokens.length * 2);
+  if (q.tokens.length > pairOf.length) pairOf = new Int16Array(q.tokens.length * 2);
   used.fill(0, 0, c.tokens.length);
+  pairOf.fill(-1, 0, q.tokens.length);
+  pairCount = q.tokens.length;
+  const known = q.known;
   let matched = 0;
+  let aligned = 0;
+  let pairs = 0;
   for (const i of q.order) {
     const t = q.tokens[i] as string;
+    const exactOnly = known !== undefined && known[i] === true;
     let best = 0;
     let bestJ = -1;
     for (let j = 0; j < c.tokens.length; j++) {
       if (used[j] === 1) continue;
-      const sim = tokenSimilarity(t, c.tokens[j] as string);
+      const u = c.tokens[j] as string;
+      const sim = exactOnly ? (t === u ? 1 : 0) : tokenSimilarity(t, u);
       if (
         sim > best ||
         (sim === best && sim > 0 && bestJ >= 0 && (c.weights[j] as number) > (c.weights[bestJ] as number))
@@ -92,13 +135,32 @@ export function alignedScore(q: ScoredName, c: ScoredName): number {
     }
     if (bestJ >= 0) {
       used[bestJ] = 1;
-      matched += best * ((q.weights[i] as number) + (c.weights[bestJ] as number));
+      pairOf[i] = bestJ;
+      const w = (q.weights[i] as number) + (c.weights[bestJ] as number);
+      matched += best * w;
+      aligned += w;
+      pairs++;
     }
   }
-  const tokenScore = matched / (q.totalWeight + c.totalWeight);
+  // A word only one name has counts in full (weight 1), weak or not.
+  const unmatched = q.tokens.length + c.tokens.length - 2 * pairs;
+  lastAlignment.unmatched = unmatched;
+  const tokenScore = matched / (aligned + unmatched);
   if (tokenScore >= 0.999) return 1;
   // Spacing differences change the token count; with equal counts the alignment already said it all.
+  // Written without spaces, the names must then be equal up to one typo ("acme robotics" and
+  // "acmerobtics"); a word more or less ("Pinnacle 14", "Henderson Search" vs "Henderson Beer Co.") is
+  // not a spacing difference.
   if (q.tokens.length === c.tokens.length) return tokenScore;
-  const joinScore = editSimilarity(q.joined, c.joined);
+  const joinScore = joinedSimilarity(q.joined, c.joined);
+  if (joinScore > tokenScore) lastAlignment.joined = true;
   return Math.max(tokenScore, joinScore);
+}
+
+/** Edit similarity of two names written without spaces when they are at most one edit apart, else 0. */
+function joinedSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const m = Math.max(a.length, b.length);
+  if (m < 8 || osaDistance(a, b, 1) > 1) return 0;
+  return 1 - 1 / m;
 }

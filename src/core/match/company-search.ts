@@ -11,8 +11,15 @@ import {
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
 import { candidates, type TokenIndex } from '../../indexes/match/token-index.js';
-import { companyKey, words } from '../../normalise/index.js';
-import { alignedScore, companyScore, scoredName, type ScoredName } from './company-score.js';
+import { companyMatchKey, words } from '../../normalise/index.js';
+import {
+  alignedScore,
+  companyScore,
+  lastAlignedInOrder,
+  lastAlignment,
+  scoredName,
+  type ScoredName,
+} from './company-score.js';
 import { formOutsideCountry, formsConflict, legalForm } from './legal-form.js';
 import type { Scored } from './types.js';
 
@@ -20,6 +27,13 @@ import type { Scored } from './types.js';
 export const NAME_THRESHOLD = 0.86;
 /** … and must beat every other candidate by this much, or the tie-breaks must settle it. */
 export const NAME_MARGIN = 0.04;
+/**
+ * Below the threshold, a name whose every word lines up with the candidate's, only with typos (two typos
+ * in a short name cost more than 0.14), still matches from this score when no other candidate comes
+ * within {@link WIDE_MARGIN}.
+ */
+export const TYPO_THRESHOLD = 0.75;
+export const WIDE_MARGIN = 0.15;
 /** Candidates below this score are not worth reporting as alternatives. */
 const FLOOR = 0.5;
 
@@ -70,7 +84,7 @@ export interface QueryName {
 }
 
 export function queryName(name: string): QueryName {
-  const key = companyKey(name);
+  const key = companyMatchKey(name);
   return { key, scored: scoredName(splitKey(key)), form: legalForm(legalSuffix(name, key)) };
 }
 
@@ -92,6 +106,8 @@ export function legalSuffix(name: string, key: string): string {
 export interface NameSearch {
   /** True when the hits are exact name-key hits (score 1). */
   exact: boolean;
+  /** The query as scored (with its known-word flags on the fuzzy path). */
+  scored?: ScoredName;
   /** Best first (score, then position); only scores ≥ the floor. */
   hits: Scored[];
 }
@@ -114,7 +130,65 @@ export function searchCompanyName(
   const exact = ctx.index.byNameKey.get(q.key).filter(ok);
   if (exact.length > 0)
     return { exact: true, hits: exact.sort((a, b) => a - b).map((pos) => ({ pos, score: 1 })) };
-  return { exact: false, hits: fuzzyHits(ctx.tokens(), ctx.scored, q.scored, ok) };
+  const tokens = ctx.tokens();
+  const scored = withKnown(q.scored, tokens);
+  return { exact: false, hits: fuzzyHits(tokens, ctx.scored, scored, ok), scored };
+}
+
+/**
+ * The query name with its {@link ScoredName.known} flags: which of its words some indexed name has
+ * (those are taken as written, never as a typo of another word).
+ */
+export function withKnown(q: ScoredName, tokens: TokenIndex): ScoredName {
+  let any = false;
+  const known = q.tokens.map((t) => {
+    const k = tokens.vocabId.has(t);
+    any ||= k;
+    return k;
+  });
+  return any ? { ...q, known } : q;
+}
+
+/**
+ * The decision on fuzzy name hits (`hits` scored against `scored`, best first): the best must line up
+ * word for word with the query (a word only one of them has makes them two names, unless the names
+ * differ only in spacing), candidates with words in another order must have the same words; then the
+ * best must either reach the threshold with the usual margin and tie-breaks, or reach
+ * {@link TYPO_THRESHOLD} with no other candidate within {@link WIDE_MARGIN}.
+ */
+export function decideFuzzy(
+  ctx: CompanyContext,
+  hits: readonly Scored[],
+  q: QueryName,
+  scored: ScoredName,
+  options: { country?: string | null },
+): Scored | null {
+  if (hits[0] === undefined || hits[0].score < TYPO_THRESHOLD) return null;
+  // Words in another order must be the same words (typos and reordering together are too much): such
+  // candidates are out. Only candidates that could win or stand within a margin of the winner matter.
+  const kept: Scored[] = [];
+  for (const h of hits) {
+    if (h.score < TYPO_THRESHOLD - WIDE_MARGIN) break;
+    if (h.score < 1) {
+      alignedScore(scored, ctx.scored(h.pos));
+      if (!lastAlignedInOrder()) continue;
+    }
+    kept.push(h);
+  }
+  const best = kept[0];
+  if (best === undefined || best.score < TYPO_THRESHOLD) return null;
+  alignedScore(scored, ctx.scored(best.pos));
+  if (lastAlignment.unmatched > 0 && !lastAlignment.joined) return null;
+  if (best.score >= NAME_THRESHOLD) {
+    return decide(ctx, kept, q, {
+      threshold: NAME_THRESHOLD,
+      margin: NAME_MARGIN,
+      country: options.country,
+      scored,
+    });
+  }
+  const second = kept[1];
+  return second === undefined || second.score < best.score - WIDE_MARGIN ? best : null;
 }
 
 /**
@@ -158,13 +232,13 @@ export function scorePositions(ctx: CompanyContext, q: QueryName, positions: rea
 /**
  * The one candidate the evidence supports, or null: the best must reach `threshold`, and every
  * candidate within `margin` of it must be eliminated by the tie-breaks (same legal form as written,
- * country of the domain's TLD); a wrong id is worse than no id.
+ * country of the domain's TLD, words in the order written); a wrong id is worse than no id.
  */
 export function decide(
   ctx: CompanyContext,
   hits: readonly Scored[],
   q: QueryName | null,
-  options: { threshold: number; margin: number; country?: string | null },
+  options: { threshold: number; margin: number; country?: string | null; scored?: ScoredName },
 ): Scored | null {
   const best = hits[0];
   if (best === undefined || best.score < options.threshold) return null;
@@ -177,6 +251,16 @@ export function decide(
   }
   if (pool.length > 1 && options.country) {
     const same = pool.filter((h) => ctx.index.countries[h.pos] === options.country);
+    if (same.length > 0) pool = same;
+  }
+  if (pool.length > 1 && q !== null) {
+    // Words in the order written beat the same words in another order ("Parker & Millre": Parker &
+    // Miller, not Miller & Parker).
+    const scored = options.scored ?? q.scored;
+    const same = pool.filter((h) => {
+      alignedScore(scored, ctx.scored(h.pos));
+      return lastAlignedInOrder();
+    });
     if (same.length > 0) pool = same;
   }
   if (pool.length !== 1) return null;

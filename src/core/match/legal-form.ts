@@ -39,14 +39,20 @@ export function legalForm(suffix: string): string {
 /** Whether two canonical legal forms say "different legal entity" (both present and different). */
 export function formsConflict(a: string, b: string): boolean {
   if (a.length === 0 || b.length === 0 || a === b) return false;
-  // "The Happy Owl Company" vs "The Happy Owl Company LLC": the word "Company" belongs to the name and
-  // the legal form after it was left out, not changed.
-  return !(a === 'co' && b.startsWith('co ')) && !(b === 'co' && a.startsWith('co '));
+  // "The Happy Owl Company" vs "The Happy Owl Company LLC", "The Little Oak Company Ltd" vs "… Ltd": a
+  // leading "Company" may belong to the name; the legal form after it was left out, or is the same.
+  if ((a === 'co' && b.startsWith('co ')) || (b === 'co' && a.startsWith('co '))) return false;
+  return withoutCompany(a) !== withoutCompany(b);
+}
+
+function withoutCompany(form: string): string {
+  return form.startsWith('co ') ? form.slice(3) : form;
 }
 
 /**
  * Countries where a legal form is used, for the forms that belong to a few jurisdictions only
- * ("GmbH", "Pvt Ltd", "K.K." …); generic forms ("Ltd", "Inc", "SA") are absent.
+ * ("GmbH", "Pvt Ltd", "K.K." …); generic forms ("Ltd", "Inc", "SA", "Co., Ltd." — also "Company Ltd"
+ * in English) are absent.
  */
 const FORM_COUNTRIES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   (
@@ -67,12 +73,13 @@ const FORM_COUNTRIES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
       ['pte ltd', 'sg'],
       ['kk', 'jp'],
       ['gk', 'jp'],
-      ['co ltd', 'jp kr cn tw th vn'],
       ['ab', 'se fi'],
       ['srl', 'it ro'],
       ['spa', 'it'],
       ['sl', 'es'],
       ['ltda', 'br pt co cl'],
+      ['me', 'br'],
+      ['eireli', 'br'],
       ['dac', 'ie'],
       ['plc', 'gb ie'],
     ] as const

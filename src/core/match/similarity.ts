@@ -56,8 +56,21 @@ function grow(n: number): void {
   rowC = new Int32Array(rowSize);
 }
 
-/** Typos allowed in a token of this length: none under 4 characters, 1 up to 7, 2 from 8. */
+/**
+ * Typos the scorer forgives in a token of this length: none under 4 characters (initials such as "DSF"
+ * and "VSF" are different names), 1 in 4, 2 from 5. Each typo still costs `1 / length` of the token's
+ * similarity.
+ */
 export function typoBudget(length: number): number {
+  return length < 4 ? 0 : length < 5 ? 1 : 2;
+}
+
+/**
+ * Typos candidate generation reaches in a token of this length: none under 4 characters, 1 up to 7, 2
+ * from 8 (the deletion neighbourhoods of the token index). A name whose typos all fall outside this is
+ * still found through its other words.
+ */
+export function nearBudget(length: number): number {
   return length < 4 ? 0 : length < 8 ? 1 : 2;
 }
 
@@ -74,14 +87,15 @@ export function tokenSimilarity(a: string, b: string): number {
 }
 
 /**
- * Whether two tokens are "near" for candidate generation: equal, or both at least 4 characters long and
- * one OSA edit apart. The blocking index finds exactly these pairs (deletion neighbourhoods), which is
- * what lets the indexed search promise the brute-force answer.
+ * Whether two tokens are "near" for candidate generation: equal, or within the {@link nearBudget} of
+ * the shorter one (one OSA edit from 4 characters, two from 8). The blocking index finds exactly these pairs
+ * (deletion neighbourhoods), which is what lets the indexed search promise the brute-force answer.
  */
 export function nearTokens(a: string, b: string): boolean {
   if (a === b) return true;
-  if (a.length < 4 || b.length < 4) return false;
-  return osaDistance(a, b, 1) <= 1;
+  const budget = nearBudget(Math.min(a.length, b.length));
+  if (budget === 0) return false;
+  return osaDistance(a, b, budget) <= budget;
 }
 
 /** Normalised edit similarity of whole strings: `1 - levenshtein / maxLength`. */

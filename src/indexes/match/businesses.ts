@@ -5,6 +5,7 @@
  * separate cache entry, built on the first fuzzy query.
  */
 import type { Engine } from '../../engine.js';
+import { companyMatchKeyOf } from '../../normalise/index.js';
 import { KeyIndex } from './key-index.js';
 import { buildTokenIndex, type TokenIndex } from './token-index.js';
 
@@ -12,6 +13,7 @@ export interface BusinessMatchIndex {
   readonly size: number;
   readonly ids: readonly string[];
   readonly names: readonly string[];
+  /** Match keys of the names (`companyMatchKey`: every legal form stripped). */
   readonly nameKeys: readonly string[];
   readonly domains: readonly (string | null)[];
   readonly linkedin: readonly (string | null)[];
@@ -59,7 +61,8 @@ function build(engine: Engine): BusinessMatchIndex {
     )
     .raw()
     .iterate() as IterableIterator<Row>;
-  for (const [rowid, id, name, key, domain, host, slug, country] of rows) {
+  for (const [rowid, id, name, stored, domain, host, slug, country] of rows) {
+    const key = companyMatchKeyOf(name, stored);
     const pos = ids.length;
     positionOfRowid[rowid] = pos;
     ids.push(id);

@@ -1,7 +1,8 @@
 /**
- * Token blocking for fuzzy name matching: an inverted index from name tokens to dense positions, plus a
- * deletion neighbourhood (SymSpell style) over the vocabulary so a query token finds every vocabulary
- * token one edit away (`nearTokens`) without scanning the vocabulary. Candidate generation is exact:
+ * Token blocking for fuzzy name matching: an inverted index from name tokens to dense positions, plus
+ * deletion neighbourhoods (SymSpell style) over the vocabulary so a query token finds every vocabulary
+ * token within its typo budget (`nearTokens`: one edit from 4 characters, two from 8) without scanning
+ * the vocabulary. Candidate generation is exact:
  * every position sharing a near token with the query comes back, unless the query's tokens are so
  * common that their postings exceed the budget (then only positions hit by two query tokens do).
  */
@@ -21,6 +22,8 @@ export interface TokenIndex {
   readonly docTok: Int32Array;
   /** One-deletion variant → vocabulary ids (tokens of 4+ characters). */
   readonly deletes: ReadonlyMap<string, number | number[]>;
+  /** Two-deletion variant → vocabulary ids (tokens of 8+ characters, which allow two typos). */
+  readonly deletes2: ReadonlyMap<string, number | number[]>;
   /** Scratch space for candidate generation (one query at a time; JS is single-threaded). */
   readonly scratch: {
     stamp: Int32Array;
@@ -40,6 +43,25 @@ export function deletionVariants(token: string): string[] {
     out.push(token.slice(0, i) + token.slice(i + 1));
   }
   return out;
+}
+
+/** Each distinct string obtained by deleting two characters (only for tokens of 8+ characters). */
+export function deletionVariants2(token: string): string[] {
+  if (token.length < 8) return [];
+  const out = new Set<string>();
+  for (let i = 0; i < token.length; i++) {
+    const once = token.slice(0, i) + token.slice(i + 1);
+    for (let j = i; j < once.length; j++) out.add(once.slice(0, j) + once.slice(j + 1));
+  }
+  return [...out];
+}
+
+function addVariant(map: Map<string, number | number[]>, key: string, v: number): void {
+  const cur = map.get(key);
+  if (cur === undefined) map.set(key, v);
+  else if (typeof cur === 'number') {
+    if (cur !== v) map.set(key, [cur, v]);
+  } else if (cur[cur.length - 1] !== v) cur.push(v);
 }
 
 /**
@@ -88,13 +110,10 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
   }
 
   const deletes = new Map<string, number | number[]>();
+  const deletes2 = new Map<string, number | number[]>();
   for (let v = 0; v < vocab.length; v++) {
-    for (const d of deletionVariants(vocab[v] as string)) {
-      const cur = deletes.get(d);
-      if (cur === undefined) deletes.set(d, v);
-      else if (typeof cur === 'number') deletes.set(d, [cur, v]);
-      else cur.push(v);
-    }
+    for (const d of deletionVariants(vocab[v] as string)) addVariant(deletes, d, v);
+    for (const d of deletionVariants2(vocab[v] as string)) addVariant(deletes2, d, v);
   }
 
   return {
@@ -106,6 +125,7 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     docStart,
     docTok,
     deletes,
+    deletes2,
     scratch: {
       stamp: new Int32Array(count),
       tokenStamp: new Int32Array(count),
@@ -116,7 +136,12 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
   };
 }
 
-/** Vocabulary ids of every token near `token` (equal, or one OSA edit apart for 4+ characters). */
+/**
+ * Vocabulary ids of every token near `token` (`nearTokens`: equal, one OSA edit apart from 4 characters,
+ * two from 8). Two strings within k edits share a string reachable by at most k deletions from each, so
+ * the query's deletions are looked up among the vocabulary's (and the vocabulary itself); every hit is
+ * then checked with `nearTokens`.
+ */
 export function nearVocabulary(index: TokenIndex, token: string): number[] {
   const out: number[] = [];
   const exact = index.vocabId.get(token);
@@ -126,17 +151,30 @@ export function nearVocabulary(index: TokenIndex, token: string): number[] {
     if (out.includes(v)) return;
     if (nearTokens(token, index.vocab[v] as string)) out.push(v);
   };
-  const probe = (key: string) => {
-    const hit = index.deletes.get(key);
+  const probe = (map: ReadonlyMap<string, number | number[]>, key: string) => {
+    const hit = map.get(key);
     if (hit === undefined) return;
     if (typeof hit === 'number') consider(hit);
     else for (const v of hit) consider(v);
   };
-  probe(token);
-  for (const d of deletionVariants(token)) {
-    const v = index.vocabId.get(d);
+  const vocabulary = (key: string) => {
+    const v = index.vocabId.get(key);
     if (v !== undefined) consider(v);
-    probe(d);
+  };
+  const two = token.length >= 8;
+  probe(index.deletes, token);
+  if (two) probe(index.deletes2, token);
+  for (const d of deletionVariants(token)) {
+    vocabulary(d);
+    probe(index.deletes, d);
+    if (two) probe(index.deletes2, d);
+  }
+  if (two) {
+    for (const d of deletionVariants2(token)) {
+      if (d.length >= 8) vocabulary(d);
+      probe(index.deletes, d);
+      probe(index.deletes2, d);
+    }
   }
   return out;
 }

@@ -1,0 +1,92 @@
+/**
+ * Fuzzy business-name decisions on a small hand-made snapshot: legal forms as written, words only one
+ * name has, words that exist are not typos, two typos, two-edit candidates, word order as a tie-break.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matchBusinessRows } from '../src/core/match/index.js';
+import { openEngine, type Engine } from '../src/engine.js';
+import { companyKey, companyMatchKey } from '../src/normalise/index.js';
+
+const NAMES: [name: string, country: string][] = [
+  ['Harborstack Maschinenbau GmbH', 'DE'],
+  ['The Little Oak Company Ltd', 'GB'],
+  ['Redwood Systems Global LLC', 'US'],
+  ['Solarscape Logistik GmbH', 'DE'],
+  ['Polarscape Media GmbH', 'DE'],
+  ['Greatwise Risk, Inc.', 'US'],
+  ['Gustafsson & Åberg AB', 'SE'],
+  ['Åberg & Gustafsson AB', 'SE'],
+  ['Quantumforge', 'US'],
+  ['Pinnacle LLC', 'US'],
+  ['Lumina Engenharia ME', 'BR'],
+];
+/** Business i's id: 32 hex digits. */
+const id = (i: number) => i.toString(16).padStart(32, '0');
+
+let engine: Engine;
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'match-names-'));
+  const rows = NAMES.map(([name, country], i) => ({
+    business_id: id(i),
+    name,
+    country_code: country,
+    number_of_employees_range: '11-50',
+    is_public_company: false,
+  }));
+  writeFileSync(join(dir, 'businesses.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
+  );
+  engine = openEngine();
+  await engine.load(dir, { strict: true });
+});
+afterAll(() => engine.close());
+
+const match = (name: string) => matchBusinessRows(engine, [{ name }])[0]!.business_id;
+
+describe('business name decisions', () => {
+  it('strips the legal forms UG, ME, G.K., DAC and AB (publ) from match keys (the stored key keeps them)', () => {
+    expect(companyMatchKey('Harborstack Maschinenbau UG')).toBe('harborstack maschinenbau');
+    expect(companyMatchKey('Lumina Engenharia ME')).toBe('lumina engenharia');
+    expect(companyMatchKey('Sasaki Partners G.K.')).toBe('sasaki partners');
+    expect(companyMatchKey('Keystone Insurance DAC')).toBe('keystone insurance');
+    expect(companyMatchKey('Nordvik AB (publ)')).toBe('nordvik');
+    expect(companyMatchKey('Acme Robotics, Inc.')).toBe(companyKey('Acme Robotics, Inc.'));
+    expect(companyKey('Harborstack Maschinenbau UG')).toBe('harborstack maschinenbau ug');
+  });
+
+  it('keeps legal forms apart: a UG is not the GmbH of the same name', () => {
+    expect(match('Harborstack-Maschinenbau')).toBe(id(0));
+    expect(match('Harborstack Maschinenbau UG')).toBeNull();
+    expect(match('Lumina-Engenharia')).toBe(id(10));
+  });
+
+  it('reads "Company Ltd" as a name ending in Company, not as the Japanese Co., Ltd.', () => {
+    expect(match('Little Oak Company Ltd')).toBe(id(1));
+  });
+
+  it('abstains when one name has a word the other lacks, weak or not', () => {
+    expect(match('Redwood Systems, LLC')).toBeNull();
+    expect(match('Pinnacle 14 LLC')).toBeNull();
+  });
+
+  it('takes a word that some indexed name has as written, not as a typo', () => {
+    expect(match('Polarscape Logistik')).toBeNull();
+    expect(match('Solarscpae Logistik')).toBe(id(3));
+  });
+
+  it('matches a name with two typos when nothing else comes close', () => {
+    expect(match('Greatwisl iRsk, Inc.')).toBe(id(5));
+    // Two edits in one long word: found through the two-deletion neighbourhood.
+    expect(match('Qantumforeg')).toBe(id(8));
+  });
+
+  it('prefers the words in the order written when the scores tie', () => {
+    expect(match('Gutsafsson & Åberg AB')).toBe(id(6));
+    expect(match('Åberg & Gustafson AB')).toBe(id(7));
+  });
+});
