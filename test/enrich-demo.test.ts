@@ -5,7 +5,7 @@ import { ENRICHMENTS } from '../src/core/enrich/table.js';
 import type { Engine } from '../src/engine.js';
 import { buildRouter, handle } from '../src/facade/handle.js';
 import { routes } from '../src/facade/routes/enrich.js';
-import { docCodec } from '../src/store/load.js';
+import { decodeDoc } from '../src/store/load.js';
 import { demoEngine } from './support/demo.js';
 import { account } from './support/job-child.js';
 
@@ -49,7 +49,7 @@ function sampleId(entity: 'business' | 'prospect', name: string): string {
     id: string;
     doc: Buffer;
   }>) {
-    const rec = docCodec.decode(row.doc) as { enrichments: Record<string, unknown>; emails?: unknown[] };
+    const rec = decodeDoc(table, row.doc) as { enrichments: Record<string, unknown>; emails?: unknown[] };
     // Profiles, firmographics and technographics are built from the record itself.
     if (['profiles', 'firmographics', 'technographics'].includes(name)) return row.id;
     if (name === 'contacts_information' ? (rec.emails?.length ?? 0) > 0 : rec.enrichments[name] !== undefined)

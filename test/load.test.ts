@@ -6,7 +6,7 @@ import { pack } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine.js';
 import { EngineError } from '../src/errors.js';
-import { docCodec } from '../src/store/load.js';
+import { decodeDoc } from '../src/store/load.js';
 
 const B1 = 'a'.repeat(32);
 const B2 = 'b'.repeat(32);
@@ -130,7 +130,8 @@ describe('snapshot loader', () => {
     });
     const orphan = engine.db.prepare('SELECT company_name FROM prospects WHERE prospect_id = ?').get(P2);
     expect(orphan).toEqual({ company_name: null });
-    const doc = docCodec.unpack(
+    const doc = decodeDoc(
+      'businesses',
       (engine.db.prepare('SELECT doc FROM businesses WHERE business_id = ?').get(B1) as { doc: Buffer }).doc,
     );
     expect(doc).toMatchObject({ business_id: B1, country_code: 'us', naics: 541512 });
@@ -258,5 +259,68 @@ describe('snapshot loader', () => {
     const empty = snapshot({ 'readme.txt': 'nothing here' });
     await expect(engine.load(empty)).rejects.toMatchObject({ code: 'SNAPSHOT_NOT_FOUND' });
     expect(readFileSync(join(empty, 'readme.txt'), 'utf8')).toBe('nothing here');
+  });
+
+  it('keeps a JSON line as its document and decodes it to the validated record, as MessagePack streams do', async () => {
+    const row = business(B1, {
+      country_code: 'US',
+      region_country_code: 'US-CA',
+      founded_year: null,
+      note: 'kept',
+    });
+    const json = open();
+    await json.load(snapshot({ 'businesses.jsonl': `  ${JSON.stringify(row)}\r\n` }));
+    const mp = open();
+    await mp.load(snapshot({ 'businesses.msgpack': pack(row) }));
+    const docOf = (e: Engine) => (e.db.prepare('SELECT doc FROM businesses').get() as { doc: Buffer }).doc;
+    expect(docOf(json).toString('utf8')).toBe(JSON.stringify(row));
+    const record = decodeDoc('businesses', docOf(json));
+    expect(record).toEqual(decodeDoc('businesses', docOf(mp)));
+    expect(record).toMatchObject({
+      country_code: 'us',
+      region_country_code: 'us-ca',
+      founded_year: null,
+      note: 'kept',
+    });
+    expect(Object.keys(record).slice(-2)).toEqual(['enrichments', 'note']);
+  });
+
+  it('gives the same rows and the same reports for large files, on this thread and on a worker', async () => {
+    // ~3 MB: lines straddle the reader's chunks (1 MiB raw, 256 KiB decompressed) and the worker batches.
+    const rows: unknown[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const id = i.toString(16).padStart(32, '0');
+      if (i === 700) rows.push('{"business_id": "broken"');
+      else if (i === 900) rows.push('');
+      else if (i === 1200) rows.push(business(id, { naics: 7 }));
+      else if (i === 1300) rows.push(business('0'.repeat(32)));
+      else rows.push(business(id, { enrichments: { notes: { text: 'é€😀 '.repeat(200 + (i % 50)) } } }));
+    }
+    const text = jsonl(rows);
+    const gz = snapshot({
+      'businesses.jsonl.gz': gzipSync(text),
+      'prospects.jsonl': jsonl([prospect(P1, B1)]),
+    });
+    const plain = snapshot({ 'businesses.jsonl': text, 'prospects.jsonl': jsonl([prospect(P1, B1)]) });
+    expect(text.length).toBeGreaterThan(2 << 20); // large enough for the worker path
+    const dump = (e: Engine) => ({
+      businesses: e.db.prepare('SELECT * FROM businesses ORDER BY rowid').all(),
+      prospects: e.db.prepare('SELECT * FROM prospects ORDER BY rowid').all(),
+      keys: e.db.prepare('SELECT * FROM match_keys ORDER BY entity, row, kind, key').all(),
+    });
+    const single = open();
+    const one = await single.load(gz);
+    const threaded = open();
+    const two = await threaded.load(plain, { threads: 1 });
+    expect(one.issues.map((i) => [i.line, i.reason.split(':')[0]])).toEqual([
+      [701, 'invalid JSON'],
+      [1201, 'naics'],
+      [1301, 'duplicate id 00000000000000000000000000000000 (first at line 1)'],
+    ]);
+    expect(two.issues.map(({ line, reason }) => ({ line, reason }))).toEqual(
+      one.issues.map(({ line, reason }) => ({ line, reason })),
+    );
+    expect(one.streams[0]).toMatchObject({ read: 1499, loaded: 1496, invalid: 2, duplicates: 1 });
+    expect(dump(threaded)).toEqual(dump(single));
   });
 });

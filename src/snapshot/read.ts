@@ -3,16 +3,22 @@
  * it does not validate. Raw bytes are hashed on the way so that the same files give the same snapshot id.
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { UnpackrStream } from 'msgpackr';
 import type { StreamFormat } from './files.js';
 
-/** One input record: its 1-based line (or record index for MessagePack) and its value or parse error. */
-export type RawRecord = { line: number; value: unknown; error?: undefined } | { line: number; error: string };
+/**
+ * One input record: its 1-based line (or record index for MessagePack) and its value or parse error.
+ * JSON Lines records also carry `raw`, the line's bytes (surrounding blanks trimmed): the loader stores
+ * them as the record's document instead of encoding the parsed value again.
+ */
+export type RawRecord =
+  { line: number; value: unknown; raw?: Buffer; error?: undefined } | { line: number; error: string };
 
 const BATCH = 2048;
+/** Decompressed chunk size: fewer, larger chunks cost less per byte than zlib's default 16 KiB. */
+const GUNZIP_CHUNK = 1 << 18;
 
 function source(path: string, onChunk: (chunk: Buffer) => void): Readable {
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
@@ -20,23 +26,55 @@ function source(path: string, onChunk: (chunk: Buffer) => void): Readable {
   return file;
 }
 
+const isBlank = (b: number) => b === 32 || b === 9 || b === 13 || b === 10;
+
+/**
+ * Splits the stream at `\n` on the bytes (a line that straddles two chunks is the only copy) and parses
+ * each line. Blank lines are skipped but counted, as are the lines of a text editor.
+ */
 async function* jsonLines(input: Readable): AsyncGenerator<RawRecord[]> {
-  const lines = createInterface({ input, crlfDelay: Infinity });
   let batch: RawRecord[] = [];
   let line = 0;
-  for await (const text of lines) {
+  let rest: Buffer | undefined;
+  const take = (buf: Buffer, start: number, end: number) => {
     line++;
-    if (text.trim() === '') continue;
+    while (start < end && isBlank(buf[start]!)) start++;
+    while (end > start && isBlank(buf[end - 1]!)) end--;
+    if (start === end) return;
+    const text = buf.toString('utf8', start, end);
     try {
-      batch.push({ line, value: JSON.parse(text) });
+      batch.push({ line, value: JSON.parse(text), raw: buf.subarray(start, end) });
     } catch (e) {
-      batch.push({ line, error: `invalid JSON: ${(e as Error).message}` });
+      // Other Unicode blanks (what `String.prototype.trim` removes) make an empty line too.
+      if (text.trim() !== '') batch.push({ line, error: `invalid JSON: ${(e as Error).message}` });
     }
+  };
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    let start = 0;
+    let nl = chunk.indexOf(10);
+    if (rest !== undefined) {
+      if (nl === -1) {
+        rest = Buffer.concat([rest, chunk]);
+        continue;
+      }
+      const joined = Buffer.concat([rest, chunk.subarray(0, nl)]);
+      rest = undefined;
+      take(joined, 0, joined.length);
+      start = nl + 1;
+      nl = chunk.indexOf(10, start);
+    }
+    while (nl !== -1) {
+      take(chunk, start, nl);
+      start = nl + 1;
+      nl = chunk.indexOf(10, start);
+    }
+    if (start < chunk.length) rest = chunk.subarray(start);
     if (batch.length >= BATCH) {
       yield batch;
       batch = [];
     }
   }
+  if (rest !== undefined) take(rest, 0, rest.length);
   if (batch.length) yield batch;
 }
 
@@ -67,5 +105,5 @@ export function readBatches(
 ): AsyncGenerator<RawRecord[]> {
   const raw = source(path, onChunk);
   if (format === 'msgpack') return msgpackValues(raw);
-  return jsonLines(format === 'jsonl.gz' ? raw.pipe(createGunzip()) : raw);
+  return jsonLines(format === 'jsonl.gz' ? raw.pipe(createGunzip({ chunkSize: GUNZIP_CHUNK })) : raw);
 }

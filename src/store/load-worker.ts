@@ -5,9 +5,7 @@
  * `worker_threads` workers that hand ready rows back to the thread that owns the database.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { z, type ZodType } from 'zod';
-import { EventRecordWithPayload } from '../schemas/events.js';
-import { BusinessRecord, ProspectRecord, type EventRecord } from '../schemas/records.js';
+import type { BusinessRecord, EventRecord, ProspectRecord } from '../schemas/records.js';
 import type { StreamName } from '../snapshot/files.js';
 import { docCodec } from './codec.js';
 import {
@@ -19,23 +17,8 @@ import {
   prospectKeys,
   type CompanyColumns,
 } from './derive.js';
+import { validator } from './validate.js';
 import { businessFacets, businessWire, prospectFacets, prospectWire } from './wire.js';
-
-// `enrichments` is the bulk of a record (most of a business line) and is stored as is: checking that
-// it is an object is enough, where `z.record(z.string(), z.unknown())` walked and copied every key.
-const enrichments = z
-  .custom<Record<string, unknown>>(
-    (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-    'Invalid input: expected record',
-  )
-  .nullish()
-  .transform((v) => v ?? {});
-
-const SCHEMAS: Record<StreamName, ZodType> = {
-  businesses: BusinessRecord.extend({ enrichments }),
-  prospects: ProspectRecord.extend({ enrichments }),
-  events: EventRecordWithPayload,
-};
 
 /** The columns of `COMPANY_SELECT` in order, as sent to workers: `business_id` first. */
 export const COMPANY_FIELDS = [
@@ -71,13 +54,6 @@ export interface StreamSetup {
  */
 export type Prepared = { values: unknown[]; keys: string[] } | string;
 
-function issueReason(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
-    .join('; ');
-}
-
 function companyMap(flat: unknown[] = []): Map<string, CompanyColumns> {
   const map = new Map<string, CompanyColumns>();
   const n = COMPANY_FIELDS.length;
@@ -89,19 +65,23 @@ function companyMap(flat: unknown[] = []): Map<string, CompanyColumns> {
   return map;
 }
 
-/** The per-record preparation of one stream: validated value → positional row, or a refusal reason. */
-export function preparer(setup: StreamSetup): (value: unknown) => Prepared {
-  const schema = SCHEMAS[setup.stream];
+/**
+ * The per-record preparation of one stream: validated value → positional row, or a refusal reason.
+ * `raw` is the record's JSON line when it came from one: stored as the document as it is (see
+ * `codec.ts`), where encoding the parsed record again cost more than validating it.
+ */
+export function preparer(setup: StreamSetup): (value: unknown, raw?: Buffer) => Prepared {
+  const validate = validator(setup.stream);
   const build = builder(setup);
-  return (value) => {
-    const parsed = schema.safeParse(value);
-    return parsed.success ? build(parsed.data) : issueReason(parsed.error);
+  return (value, raw) => {
+    const v = validate(value);
+    return v.ok ? build(v.record, raw) : v.reason;
   };
 }
 
-function builder(setup: StreamSetup): (record: unknown) => Prepared {
+function builder(setup: StreamSetup): (record: unknown, raw: Buffer | undefined) => Prepared {
   if (setup.stream === 'businesses') {
-    return (r) => {
+    return (r, raw) => {
       const b = r as BusinessRecord;
       const c = businessColumns(b, setup.asOfYear);
       const keys: string[] = [];
@@ -129,7 +109,7 @@ function builder(setup: StreamSetup): (record: unknown) => Prepared {
           c.naics,
           c.is_public,
           c.has_website,
-          docCodec.pack(b),
+          raw ?? docCodec.pack(b),
           companyWebsite(b),
           b.linkedin_profile,
           businessWire(b),
@@ -140,7 +120,7 @@ function builder(setup: StreamSetup): (record: unknown) => Prepared {
   }
   if (setup.stream === 'prospects') {
     const companies = companyMap(setup.companies);
-    return (r) => {
+    return (r, raw) => {
       const p = r as ProspectRecord;
       const c = prospectColumns(p);
       const m = (p.business_id && companies.get(p.business_id)) || NO_COMPANY;
@@ -177,7 +157,7 @@ function builder(setup: StreamSetup): (record: unknown) => Prepared {
           m.company_naics,
           m.company_is_public,
           m.company_has_website,
-          docCodec.pack(p),
+          raw ?? docCodec.pack(p),
           prospectWire(p, m),
           prospectFacets(p),
         ],
@@ -214,40 +194,95 @@ export interface PreparedBatch {
   seq: number;
   lines: number[];
   items: Prepared[];
+  /**
+   * Between threads, the rows' binary values (documents, fetch records, facets) travel in one
+   * transferred buffer: `blobs` lists `[item, column, start, end]` per value, its cell left null.
+   * Posting each small Buffer instead copied the whole pooled ArrayBuffer behind it.
+   */
+  arena?: ArrayBuffer;
+  blobs?: number[];
+}
+
+/** Moves the binary values of `batch` into one buffer; returns what to transfer. */
+export function detachBlobs(batch: PreparedBatch): ArrayBuffer[] {
+  let size = 0;
+  for (const item of batch.items) {
+    if (typeof item === 'string') continue;
+    for (const v of item.values) if (v instanceof Uint8Array) size += v.byteLength;
+  }
+  const arena = new ArrayBuffer(size);
+  const bytes = new Uint8Array(arena);
+  const blobs: number[] = [];
+  let at = 0;
+  for (let i = 0; i < batch.items.length; i++) {
+    const item = batch.items[i]!;
+    if (typeof item === 'string') continue;
+    const values = item.values;
+    for (let c = 0; c < values.length; c++) {
+      const v = values[c];
+      if (!(v instanceof Uint8Array)) continue;
+      bytes.set(v, at);
+      blobs.push(i, c, at, at + v.byteLength);
+      values[c] = null;
+      at += v.byteLength;
+    }
+  }
+  batch.arena = arena;
+  batch.blobs = blobs;
+  return [arena];
+}
+
+/** Puts the binary values of a batch from a worker back in their cells (views of its buffer). */
+export function attachBlobs(batch: PreparedBatch): void {
+  if (!batch.arena || !batch.blobs) return;
+  const arena = Buffer.from(batch.arena);
+  const blobs = batch.blobs;
+  for (let k = 0; k < blobs.length; k += 4) {
+    const item = batch.items[blobs[k]!] as { values: unknown[] };
+    item.values[blobs[k + 1]!] = arena.subarray(blobs[k + 2]!, blobs[k + 3]!);
+  }
 }
 
 /**
  * Splits a batch of whole lines (`\n`-terminated, the last may lack it) and prepares each non-blank
  * one. Line numbers count blank lines, as the single-thread reader does.
  */
-export function prepareLines(prepare: (value: unknown) => Prepared, batch: LineBatch): PreparedBatch {
-  const text = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength).toString(
-    'utf8',
-  );
+export function prepareLines(
+  prepare: (value: unknown, raw?: Buffer) => Prepared,
+  batch: LineBatch,
+): PreparedBatch {
+  const buf = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
   const lines: number[] = [];
   const items: Prepared[] = [];
   let line = batch.firstLine - 1;
   let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
+  while (start < buf.length) {
+    let end = buf.indexOf(10, start);
+    if (end === -1) end = buf.length;
     line++;
-    const raw = text.slice(start, end);
+    let s = start;
+    let e = end;
     start = end + 1;
-    if (raw.trim() === '') continue;
+    while (s < e && isBlank(buf[s]!)) s++;
+    while (e > s && isBlank(buf[e - 1]!)) e--;
+    if (s === e) continue;
+    const text = buf.toString('utf8', s, e);
     let value: unknown;
     try {
-      value = JSON.parse(raw);
-    } catch (e) {
+      value = JSON.parse(text);
+    } catch (error) {
+      if (text.trim() === '') continue;
       lines.push(line);
-      items.push(`invalid JSON: ${(e as Error).message}`);
+      items.push(`invalid JSON: ${(error as Error).message}`);
       continue;
     }
     lines.push(line);
-    items.push(prepare(value));
+    items.push(prepare(value, buf.subarray(s, e)));
   }
   return { seq: batch.seq, lines, items };
 }
+
+const isBlank = (b: number) => b === 32 || b === 9 || b === 13 || b === 10;
 
 export type WorkerMessage = ({ type: 'stream' } & StreamSetup) | ({ type: 'batch' } & LineBatch);
 
@@ -262,7 +297,8 @@ if (parentPort && (workerData as { tag?: string } | undefined)?.tag === WORKER_T
       prepare = preparer(message);
       return;
     }
-    port.postMessage(prepareLines(prepare!, message));
+    const batch = prepareLines(prepare!, message);
+    port.postMessage(batch, detachBlobs(batch));
   });
   port.postMessage({ type: 'ready' });
 }

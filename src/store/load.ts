@@ -18,6 +18,7 @@ import {
 import { readBatches } from '../snapshot/read.js';
 import { NO_COMPANY, type CompanyColumns } from './derive.js';
 import {
+  attachBlobs,
   preparer,
   WORKER_TAG,
   type Prepared,
@@ -28,12 +29,11 @@ import {
 import { getMeta, setMeta, type Db } from './open.js';
 import type { TABLE_INDEXES } from './schema.js';
 import { createIndexes, dropIndexes } from './schema.js';
-import type { ProspectRecord } from '../schemas/records.js';
 
-import { docCodec } from './codec.js';
+import { decodeDoc, docCodec } from './codec.js';
 import { prospectWire } from './wire.js';
 
-export { docCodec };
+export { decodeDoc, docCodec };
 
 export interface LoadIssue {
   file: string;
@@ -243,7 +243,8 @@ async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): Promise
   } else {
     const prepare = preparer(setup);
     for await (const batch of unreadable(file.path, readBatches(file.path, file.format, onChunk))) {
-      for (const raw of batch) take(raw.line, raw.error !== undefined ? raw.error : prepare(raw.value));
+      for (const raw of batch)
+        take(raw.line, raw.error !== undefined ? raw.error : prepare(raw.value, raw.raw));
       progress();
     }
   }
@@ -358,7 +359,7 @@ function refreshProspectCompanies(db: Db): void {
   for (const { rowid, business_id, doc } of rows) {
     const company = (business_id && companies.get(business_id)) || NO_COMPANY;
     update.run({ ...company, rowid });
-    wire.run(prospectWire(docCodec.unpack(doc) as ProspectRecord, company), rowid);
+    wire.run(prospectWire(decodeDoc('prospects', doc), company), rowid);
   }
 }
 
@@ -454,6 +455,7 @@ class LoadPool {
       waiting.clear();
     };
     const onMessage = (batch: PreparedBatch) => {
+      attachBlobs(batch);
       const w = waiting.get(batch.seq);
       waiting.delete(batch.seq);
       w?.resolve(batch);
@@ -495,7 +497,7 @@ class LoadPool {
     try {
       const raw = createReadStream(file.path, { highWaterMark: 1 << 20 });
       raw.on('data', (chunk) => onChunk(chunk as Buffer));
-      const input = file.format === 'jsonl.gz' ? raw.pipe(createGunzip()) : raw;
+      const input = file.format === 'jsonl.gz' ? raw.pipe(createGunzip({ chunkSize: 1 << 18 })) : raw;
       let parts: Buffer[] = [];
       let size = 0;
       try {

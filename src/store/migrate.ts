@@ -2,8 +2,7 @@
  * Brings a database built by an older schema up to date on open: adds the columns reads expect and
  * derives them from the stored `doc` once (a reload does the same; this keeps built files usable).
  */
-import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
-import { docCodec } from './codec.js';
+import { decodeDoc } from './codec.js';
 import { companyWebsite } from './derive.js';
 import type { Db } from './open.js';
 import { businessFacets, businessWire, prospectFacets, prospectWire } from './wire.js';
@@ -35,7 +34,7 @@ export function migrate(db: Db): void {
       rowid: number;
       doc: Buffer;
     }[]) {
-      const doc = docCodec.unpack(r.doc) as BusinessRecord;
+      const doc = decodeDoc('businesses', r.doc);
       b.run(companyWebsite(doc), doc.linkedin_profile, businessWire(doc), businessFacets(doc), r.rowid);
     }
     const p = db.prepare('UPDATE prospects SET wire = ?, facets = ? WHERE rowid = ?');
@@ -51,7 +50,7 @@ export function migrate(db: Db): void {
       company_linkedin: string | null;
     }[];
     for (const r of rows) {
-      const doc = docCodec.unpack(r.doc) as ProspectRecord;
+      const doc = decodeDoc('prospects', r.doc);
       p.run(prospectWire(doc, r), prospectFacets(doc), r.rowid);
     }
   })();

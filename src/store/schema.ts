@@ -1,6 +1,6 @@
 /**
- * The SQLite schema. Entity tables keep the validated record as a MessagePack `doc` (with `enrichments`;
- * enrichment code reads it) plus what reads need without decoding it: the normalised columns that
+ * The SQLite schema. Entity tables keep the full record as `doc` (with `enrichments`; enrichment code
+ * reads it through `decodeDoc`) plus what reads need without decoding it: the normalised columns that
  * filters, stats, match and autocomplete read, `wire` (the pre-built fetch record) and `facets` (the
  * multi-valued fields the in-memory indexes read), see `wire.ts`. The dense `rowid` is the id inside
  * every in-memory index. Modules that own state (accounts, credits, webhooks, jobs) add their DDL to
@@ -11,8 +11,12 @@ import { JOBS_SCHEMA } from '../account/jobs-schema.js';
 import { OAUTH_SCHEMA } from '../account/oauth-schema.js';
 import { EVENTS_ACCOUNT_DDL } from '../account/events-schema.js';
 
-/** 3: `wire`, `facets`, `website_url`, `linkedin_profile` before `doc` (older files are migrated on open). */
-export const SCHEMA_VERSION = 3;
+/**
+ * 3: `wire`, `facets`, `website_url`, `linkedin_profile` before `doc` (older files are migrated on open).
+ * 4: an entity `doc` may be the snapshot line's JSON text instead of MessagePack (`codec.ts` reads both,
+ * so older files need no migration; older code cannot read newer files).
+ */
+export const SCHEMA_VERSION = 4;
 
 const ENTITIES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;

@@ -20,14 +20,18 @@
  * `experience` = "Title at Company" strings; `job_seniority_level` = the levels in the legacy taxonomy
  * (`[null]` when there is none); `job_department` (deprecated) = the main department.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { Packr } from 'msgpackr';
+import { packJson } from './msgpack.js';
 import { COUNTRY_NAME_BY_CODE, LEGACY_JOB_LEVELS, REGION_NAME_BY_CODE } from '../schemas/enums.js';
 import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
 
 export type FetchMode = 'full' | 'preview';
 
-/** Codec of the `wire` and `facets` columns (plain maps: any MessagePack reader can decode them). */
+/**
+ * Codec of the `wire` and `facets` columns (plain maps: any MessagePack reader can decode them). The
+ * loader writes them with `packJson`, its faster writer of the same format.
+ */
 export const wireCodec = new Packr({ useRecords: false, moreTypes: false });
 
 const LEGACY_LEVEL_OF: ReadonlyMap<string, string> = new Map(
@@ -43,10 +47,35 @@ export interface ProspectCompany {
 
 /** sha256 hex of the lower-cased first professional e-mail, or null. */
 export function professionalEmailHash(p: Pick<ProspectRecord, 'emails'>): string | null {
-  const email = p.emails.find((e) => e.type === 'professional' || e.type === 'current_professional');
-  return email ? createHash('sha256').update(email.address.trim().toLowerCase()).digest('hex') : null;
+  for (const e of p.emails) {
+    if (e.type === 'professional' || e.type === 'current_professional') {
+      return sha256Hex(e.address.trim().toLowerCase());
+    }
+  }
+  return null;
 }
 
+// One-shot `crypto.hash` (Node ≥ 20.12) skips the Hash object `createHash` allocates per call.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+const sha256Hex = oneShot
+  ? (s: string) => oneShot('sha256', s, 'hex')
+  : (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+function experienceLines(p: ProspectRecord): string[] {
+  const out: string[] = [];
+  for (const x of p.experience) {
+    const line = x.title
+      ? x.company_name
+        ? `${x.title} at ${x.company_name}`
+        : x.title
+      : (x.company_name ?? '');
+    if (line.length > 0) out.push(line);
+  }
+  return out;
+}
+
+// The records below are object literals in wire order, not spreads of shared parts: a spread-built
+// record (a dozen keys added one by one) cost ~10× more to build and to encode.
 export function prospectRecord(p: ProspectRecord, row: ProspectCompany, mode: FetchMode) {
   const levels = p.job_level_array.length ? p.job_level_array : p.job_level_main ? [p.job_level_main] : [];
   const departments = p.job_department_array.length
@@ -54,71 +83,98 @@ export function prospectRecord(p: ProspectRecord, row: ProspectCompany, mode: Fe
     : p.job_department_main
       ? [p.job_department_main]
       : [];
-  const base = {
+  const seniority = levels.length ? levels.map((l) => LEGACY_LEVEL_OF.get(l) ?? l) : [null];
+  const countryName =
+    p.country_name ?? (p.country_code ? (COUNTRY_NAME_BY_CODE.get(p.country_code) ?? null) : null);
+  const regionName =
+    p.region_name ??
+    (p.region_country_code ? (REGION_NAME_BY_CODE.get(p.region_country_code) ?? null) : null);
+  if (mode === 'preview') {
+    return {
+      prospect_id: p.prospect_id,
+      professional_email_hashed: professionalEmailHash(p),
+      first_name: p.first_name,
+      last_name: p.last_name,
+      full_name: p.full_name,
+      country_name: countryName,
+      region_name: regionName,
+      city: p.city,
+      company_name: row.company_name,
+      company_website: row.company_website,
+      job_department: p.job_department_main,
+      job_department_array: departments,
+      job_department_main: p.job_department_main,
+      job_seniority_level: seniority,
+      job_level_array: levels,
+      job_level_main: p.job_level_main,
+      job_title: p.job_title,
+      business_id: p.business_id,
+    };
+  }
+  return {
     prospect_id: p.prospect_id,
     professional_email_hashed: professionalEmailHash(p),
     first_name: p.first_name,
     last_name: p.last_name,
     full_name: p.full_name,
-    country_name:
-      p.country_name ?? (p.country_code ? (COUNTRY_NAME_BY_CODE.get(p.country_code) ?? null) : null),
-    region_name:
-      p.region_name ??
-      (p.region_country_code ? (REGION_NAME_BY_CODE.get(p.region_country_code) ?? null) : null),
+    country_name: countryName,
+    region_name: regionName,
     city: p.city,
-  };
-  const company = {
+    linkedin: p.linkedin,
+    linkedin_url_array: p.linkedin_url_array,
+    experience: experienceLines(p),
+    skills: p.skills,
+    interests: p.interests,
     company_name: row.company_name,
     company_website: row.company_website,
-  };
-  const job = {
+    company_linkedin: row.company_linkedin,
     job_department: p.job_department_main,
     job_department_array: departments,
     job_department_main: p.job_department_main,
-    job_seniority_level: levels.length ? levels.map((l) => LEGACY_LEVEL_OF.get(l) ?? l) : [null],
+    job_seniority_level: seniority,
     job_level_array: levels,
     job_level_main: p.job_level_main,
     job_title: p.job_title,
     business_id: p.business_id,
-  };
-  if (mode === 'preview') return { ...base, ...company, ...job };
-  return {
-    ...base,
-    linkedin: p.linkedin,
-    linkedin_url_array: p.linkedin_url_array,
-    experience: p.experience
-      .map((x) => [x.title, x.company_name].filter(Boolean).join(' at '))
-      .filter((s) => s.length > 0),
-    skills: p.skills,
-    interests: p.interests,
-    ...company,
-    company_linkedin: row.company_linkedin,
-    ...job,
   };
 }
 
 export type ProspectWire = ReturnType<typeof prospectRecord>;
 
 export function businessRecord(b: BusinessRecord, events: string[], mode: FetchMode) {
-  const preview = {
+  const countryName =
+    b.country_name ?? (b.country_code ? (COUNTRY_NAME_BY_CODE.get(b.country_code) ?? null) : null);
+  const region =
+    b.region ?? (b.region_country_code ? (REGION_NAME_BY_CODE.get(b.region_country_code) ?? null) : null);
+  if (mode === 'preview') {
+    return {
+      business_id: b.business_id,
+      name: b.name,
+      domain: b.domain,
+      logo: b.logo,
+      website: b.website,
+      country_name: countryName,
+      region,
+      city_name: b.city_name,
+      number_of_employees_range: b.number_of_employees_range,
+      yearly_revenue_range: b.yearly_revenue_range,
+      naics: b.naics,
+      naics_description: b.naics_description,
+    };
+  }
+  return {
     business_id: b.business_id,
     name: b.name,
     domain: b.domain,
     logo: b.logo,
     website: b.website,
-    country_name:
-      b.country_name ?? (b.country_code ? (COUNTRY_NAME_BY_CODE.get(b.country_code) ?? null) : null),
-    region:
-      b.region ?? (b.region_country_code ? (REGION_NAME_BY_CODE.get(b.region_country_code) ?? null) : null),
+    country_name: countryName,
+    region,
     city_name: b.city_name,
     number_of_employees_range: b.number_of_employees_range,
     yearly_revenue_range: b.yearly_revenue_range,
     naics: b.naics,
     naics_description: b.naics_description,
-  };
-  if (mode === 'preview') return preview;
-  return {
-    ...preview,
     business_description: b.business_description,
     sic_code: b.sic_code,
     sic_code_description: b.sic_code_description,
@@ -179,12 +235,12 @@ export function pick(full: Record<string, unknown>, keys: readonly string[]): Re
 
 /** The `wire` blob of a prospect: its full fetch record. */
 export function prospectWire(p: ProspectRecord, company: ProspectCompany): Buffer {
-  return wireCodec.pack(prospectRecord(p, company, 'full'));
+  return packJson(prospectRecord(p, company, 'full'));
 }
 
 /** The `wire` blob of a business: its full fetch record with `events: []` (filled in at read time). */
 export function businessWire(b: BusinessRecord): Buffer {
-  return wireCodec.pack(businessRecord(b, [], 'full'));
+  return packJson(businessRecord(b, [], 'full'));
 }
 
 /** What the prospect index reads beyond the scalar columns. */
@@ -197,7 +253,7 @@ export type ProspectFacets = [
 
 export function prospectFacets(p: ProspectRecord): Buffer {
   const f: ProspectFacets = [p.job_level_array, p.job_department_array, p.skills, p.interests];
-  return wireCodec.pack(f);
+  return packJson(f);
 }
 
 /** What the business index reads beyond the scalar columns; locations as `[country, region, city]`. */
@@ -223,5 +279,5 @@ export function businessFacets(b: BusinessRecord): Buffer {
     b.website_keywords,
     b.business_intent_topics.map((t) => [t.topic, t.intent_level]),
   ];
-  return wireCodec.pack(f);
+  return packJson(f);
 }

@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../../engine.js';
 import type { Db } from '../../store/open.js';
-import { docCodec } from '../../store/load.js';
+import { decodeDoc } from '../../store/load.js';
 import type { BusinessRecord, ProspectRecord } from '../../schemas/records.js';
 
 export type EntityType = 'business' | 'prospect';
@@ -61,14 +61,14 @@ export function loadEntities(
     if (out.has(id)) continue;
     if (entity === 'business') {
       const row = s.business.get(id);
-      if (row) out.set(id, { entity, id, record: docCodec.decode(row.doc) as BusinessRecord });
+      if (row) out.set(id, { entity, id, record: decodeDoc('businesses', row.doc) });
     } else {
       const row = s.prospect.get(id);
       if (row)
         out.set(id, {
           entity,
           id,
-          record: docCodec.decode(row.doc) as ProspectRecord,
+          record: decodeDoc('prospects', row.doc),
           company: {
             company_name: row.company_name,
             company_website: row.company_website,
