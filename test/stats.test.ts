@@ -44,18 +44,15 @@ function nest(rows: [outer: string | null, loc: string][], total: number) {
 }
 
 describe('prospect stats', () => {
-  it('counts main departments per region under a location filter, exactly', () => {
-    const filters = {
-      country_code: { values: ['US', 'gb'] },
-      job_level: { values: ['manager', 'director', 'owner'] },
-    };
+  /** Exact expected counts from a scan of the raw records. */
+  function expectExact(filters: Record<string, unknown>, regional: boolean) {
     const res = prospectStats(engine, ProspectsStatsRequestV1.parse({ filters }));
     const matched = new Set(oracleProspects(data, filters));
     const rows = data.prospects.filter((p) => matched.has(p.prospect_id));
     const perLocation: Record<string, number> = {};
-    for (const p of rows) inc(perLocation, location(p, true));
+    for (const p of rows) inc(perLocation, location(p, regional));
     const { out } = nest(
-      rows.map((p) => [p.job_department_main, location(p, true)]),
+      rows.map((p) => [p.job_department_main, location(p, regional)]),
       rows.length,
     );
     expect(res.total_results).toBe(rows.length);
@@ -64,6 +61,20 @@ describe('prospect stats', () => {
       ...out,
       total_per_location: { ...perLocation, total: rows.length },
     });
+    return rows.length;
+  }
+
+  it('counts main departments per region under a location filter, exactly', () => {
+    expectExact(
+      { country_code: { values: ['US', 'gb'] }, job_level: { values: ['manager', 'director', 'owner'] } },
+      true,
+    );
+  });
+
+  it('counts sets holding most rows exactly (through their complement)', () => {
+    const n = expectExact({ country_code: { values: ['gb'], negate: true } }, true);
+    expect(n * 2).toBeGreaterThan(data.prospects.length);
+    expectExact({ job_level: { values: ['owner'], negate: true } }, false);
   });
 
   it('uses countries without a location filter and never caps total_results', () => {

@@ -27,7 +27,7 @@
  * - `negate` returns exactly the complement of the positive set, including records lacking the field.
  */
 import type { Engine } from '../engine.js';
-import { Bitset, andInto, andNotInto, orInto } from '../indexes/bitset.js';
+import { Bitset, andInto, andNotInto, orInto, type Posting } from '../indexes/bitset.js';
 import { businessIndex, INTENT_RANK, type BusinessIndex } from '../indexes/businesses.js';
 import { businessEventIndex, businessesWithEvents } from '../indexes/events.js';
 import { phraseValues, unionKeys, unionValues, type Facet } from '../indexes/facet.js';
@@ -70,12 +70,28 @@ interface Filter {
 /** AND-accumulates filters into a copy of the universe. */
 class Accumulator {
   readonly acc: Bitset;
+  /** Scratch space for one filter's union, reused by every filter of the request (no garbage). */
+  private spare: Bitset | undefined;
   constructor(all: Bitset) {
     this.acc = all.clone();
   }
   apply(filter: Filter, positive: Bitset): void {
     if (filter.negate) andNotInto(this.acc, positive);
     else andInto(this.acc, positive);
+  }
+  /** Applies the union of the postings of `keys` in `facet` (a lone dense posting is used as it is). */
+  applyKeys(filter: Filter, facet: Facet, keys: readonly string[]): void {
+    const postings: Posting[] = [];
+    for (const k of keys) {
+      const id = facet.keys.get(k);
+      if (id !== undefined) postings.push(facet.postings[id]!);
+    }
+    const only = postings.length === 1 ? postings[0] : undefined;
+    if (only instanceof Bitset) return this.apply(filter, only);
+    if (this.spare) this.spare.words.fill(0);
+    else this.spare = new Bitset(this.acc.size);
+    for (const p of postings) orInto(this.spare, p);
+    this.apply(filter, this.spare);
   }
 }
 
@@ -133,7 +149,7 @@ export function matchProspects(engine: Engine, filters: AnyProspectFilters | nul
   >;
   const { size, facets } = ix;
   const keys = (filter: Filter & { values: readonly string[] }, facet: Facet, map?: (v: string) => string) =>
-    out.apply(filter, unionKeys(facet, map ? filter.values.map(map) : filter.values, size));
+    out.applyKeys(filter, facet, map ? filter.values.map(map) : filter.values);
 
   if (has(f.prospect_id))
     out.apply(f.prospect_id, fromRows(size, prospectRowids(engine, f.prospect_id.values)));
@@ -236,7 +252,7 @@ export function matchBusinesses(
   const { size, facets } = ix;
   const ops = includeOperatingLocations(f, version);
   const keys = (filter: Filter & { values: readonly string[] }, facet: Facet, map?: (v: string) => string) =>
-    out.apply(filter, unionKeys(facet, map ? filter.values.map(map) : filter.values, size));
+    out.applyKeys(filter, facet, map ? filter.values.map(map) : filter.values);
 
   if (has(f.business_id))
     out.apply(f.business_id, fromRows(size, businessRowids(engine, f.business_id.values)));

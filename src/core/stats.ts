@@ -13,14 +13,15 @@
  *   shown count is exact and each `total` is the exact total of its key over all locations / ranges,
  *   not only those shown. `total_per_location.total` equals `total_results`.
  * Counting is one pass over the matching rows reading dense code columns (cheaper than one bitmap
- * intersection per category × location pair).
+ * intersection per category × location pair); prospect sets holding most rows are counted through
+ * their complement.
  */
 import type { Engine } from '../engine.js';
-import { cardinality, forEachFrom, type Bitset } from '../indexes/bitset.js';
+import { andNotInto, cardinality, forEachFrom, type Bitset } from '../indexes/bitset.js';
 import { businessIndex } from '../indexes/businesses.js';
 import type { Csr } from '../indexes/csr.js';
 import { countryCodeOf, regionCodeOf, regionLabel } from '../indexes/labels.js';
-import { prospectIndex } from '../indexes/prospects.js';
+import { prospectIndex, type ProspectIndex } from '../indexes/prospects.js';
 import {
   COMPANY_REVENUES,
   COMPANY_SIZES,
@@ -223,35 +224,94 @@ export function businessStats(engine: Engine, request: BusinessesStatsRequest, v
   };
 }
 
+const DEPARTMENT_CODES = JOB_DEPARTMENTS.length + 1;
+
+/**
+ * The prospect cross-tab: rows per (main department, location) cell, `cells[d * LOCATION_CODES + l]`,
+ * with its margins.
+ */
+interface ProspectTab {
+  cells: Uint32Array;
+  locations: Uint32Array;
+  departments: Uint32Array;
+}
+
+const emptyTab = (): ProspectTab => ({
+  cells: new Uint32Array(DEPARTMENT_CODES * LOCATION_CODES),
+  locations: new Uint32Array(LOCATION_CODES),
+  departments: new Uint32Array(DEPARTMENT_CODES),
+});
+
+/** Adds `sign` for every row of `set` (one pass over the words, no callback per row). */
+function countRows(ix: ProspectIndex, set: Bitset, regional: boolean, tab: ProspectTab, sign: 1 | -1) {
+  const w = set.words;
+  const { departmentOf, regionOf, countryOf } = ix;
+  const { cells, locations, departments } = tab;
+  for (let i = 0; i < w.length; i++) {
+    let word = w[i]!;
+    while (word !== 0) {
+      const t = word & -word;
+      word ^= t;
+      const row = (i << 5) + (31 - Math.clz32(t));
+      const country = countryOf[row]!;
+      const location = (regional && regionOf[row]!) || (country ? COUNTRY_BASE + country : 0);
+      const department = departmentOf[row]!;
+      cells[department * LOCATION_CODES + location]! += sign;
+      locations[location]! += sign;
+      departments[department]! += sign;
+    }
+  }
+}
+
+/** The cross-tab of every row (cached per data version and location granularity). */
+function allRowsTab(engine: Engine, regional: boolean): ProspectTab {
+  return engine.cached(`search.prospectTab.${regional ? 'region' : 'country'}`, (e) => {
+    const ix = prospectIndex(e);
+    const tab = emptyTab();
+    countRows(ix, ix.all, regional, tab, 1);
+    return tab;
+  });
+}
+
+/**
+ * The cross-tab of `set`. A set holding most rows is counted through its complement (every row's tab
+ * minus the rest), so no request scans more than half the rows.
+ */
+function prospectTab(engine: Engine, set: Bitset, total: number, regional: boolean): ProspectTab {
+  const ix = prospectIndex(engine);
+  if (total * 2 <= cardinality(ix.all)) {
+    const tab = emptyTab();
+    countRows(ix, set, regional, tab, 1);
+    return tab;
+  }
+  const all = allRowsTab(engine, regional);
+  const tab = {
+    cells: all.cells.slice(),
+    locations: all.locations.slice(),
+    departments: all.departments.slice(),
+  };
+  const rest = ix.all.clone();
+  andNotInto(rest, set);
+  countRows(ix, rest, regional, tab, -1);
+  return tab;
+}
+
 /**
  * Prospect stats: total, main departments per location, prospects per location.
  * @example prospectStats(engine, { filters: { job_level: { values: ['director'] } } })
  */
 export function prospectStats(engine: Engine, request: ProspectsStatsRequest) {
-  const ix = prospectIndex(engine);
   const filters = request.filters;
   const set = matchProspects(engine, filters);
   const total = cardinality(set);
-  const code = locationCoder(ix.regionOf, ix.countryOf, regionalProspect(filters));
-  const tab = locationTotals(set, code);
-  const D = JOB_DEPARTMENTS.length + 1;
-  const L = tab.topLocations.length;
-  const locSlot = new Int32Array(LOCATION_CODES).fill(-1);
-  tab.topLocations.forEach((l, i) => (locSlot[l] = i));
-  const deptTotals = new Uint32Array(D);
-  const cross = new Uint32Array(D * Math.max(L, 1));
-  forEachFrom(set, 0, (row) => {
-    const d = ix.departmentOf[row]!;
-    if (d === 0) return;
-    deptTotals[d]!++;
-    const ls = locSlot[code(row)]!;
-    if (ls >= 0) cross[d * L + ls]!++;
-  });
+  const { cells, locations, departments } = prospectTab(engine, set, total, regionalProspect(filters));
+  departments[0] = 0; // rows without a main department count in locations only
+  const tab: CrossTab = { locations, topLocations: top(locations, locationLabel, STATS_TOP_KEYS) };
   const perLocation: Record<string, Counts> = {};
-  for (const d of top(deptTotals, (i) => JOB_DEPARTMENTS[i - 1] ?? '', D)) {
+  for (const d of top(departments, (i) => JOB_DEPARTMENTS[i - 1] ?? '', DEPARTMENT_CODES)) {
     perLocation[JOB_DEPARTMENTS[d - 1]!] = withTotal(
-      tab.topLocations.map((l, ls) => [locationLabel(l), cross[d * L + ls]!]),
-      deptTotals[d]!,
+      tab.topLocations.map((l) => [locationLabel(l), cells[d * LOCATION_CODES + l]!]),
+      departments[d]!,
     );
   }
   const totals = totalPerLocation(tab, total);

@@ -18,7 +18,7 @@ import { Bitset } from './bitset.js';
  * Bump when the shape of any saved index changes: a file saved by an older build is then rebuilt. The
  * build code of every index passed to {@link savedIndex} is part of this format.
  */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 const codec = new Packr({ useRecords: false, moreTypes: true });
 const PART_BYTES = 64 << 20;
