@@ -223,7 +223,7 @@ function byName(ctx: CompanyContext, ev: Evidence): Verdict {
       ? undefined
       : (pos: number) =>
           (domain === null || index.domains[pos] === null) && (slug === null || index.linkedin[pos] === null);
-  const search = searchCompanyName(ctx, q, accept);
+  const search = searchCompanyName(ctx, q, accept, !ctx.detail);
   const country = domain === null ? null : tldCountry(domain.registrable);
   const pick = search.exact
     ? decide(ctx, search.hits, q, { threshold: NAME_THRESHOLD, margin: NAME_MARGIN, country })

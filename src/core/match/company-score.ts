@@ -42,6 +42,37 @@ export interface ScoredName {
    * a typo of another word ("Polarscape" does not match "Solarscape" when a Polarscape exists somewhere).
    */
   known?: readonly boolean[];
+  /** For an indexed name: the vocabulary id of each token (set by the fuzzy search). */
+  ids?: Int32Array;
+  /**
+   * For a query: token similarities are remembered per query token and vocabulary id in shared
+   * scratch, stamped with `epoch` (one per query; {@link simMemo}).
+   */
+  memo?: { epoch: number; stride: number };
+}
+
+/** Shared scratch for remembered token similarities: slot `i * stride + id`, valid when stamped. */
+let memoStamp = new Int32Array(0);
+let memoValue = new Float64Array(0);
+let memoEpoch = 0;
+
+/**
+ * A fresh similarity memo for a query of `tokens` words scored against names whose tokens carry ids
+ * below `vocabulary` (null when too large to be worth it).
+ */
+export function simMemo(tokens: number, vocabulary: number): { epoch: number; stride: number } | null {
+  const size = tokens * vocabulary;
+  if (tokens > 16 || size > 1 << 24) return null;
+  if (memoStamp.length < size) {
+    memoStamp = new Int32Array(Math.max(size, memoStamp.length * 2));
+    memoValue = new Float64Array(memoStamp.length);
+    memoEpoch = 0;
+  }
+  if (memoEpoch >= 0x7ffffff0) {
+    memoStamp.fill(0);
+    memoEpoch = 0;
+  }
+  return { epoch: ++memoEpoch, stride: vocabulary };
 }
 
 /** Prepares a token list (a company key split on spaces) for {@link companyScore}. */
@@ -112,6 +143,8 @@ export function alignedScore(q: ScoredName, c: ScoredName): number {
   pairOf.fill(-1, 0, q.tokens.length);
   pairCount = q.tokens.length;
   const known = q.known;
+  const memo = q.memo !== undefined && c.ids !== undefined ? q.memo : undefined;
+  const ids = c.ids;
   let matched = 0;
   let aligned = 0;
   let pairs = 0;
@@ -123,7 +156,16 @@ export function alignedScore(q: ScoredName, c: ScoredName): number {
     for (let j = 0; j < c.tokens.length; j++) {
       if (used[j] === 1) continue;
       const u = c.tokens[j] as string;
-      const sim = exactOnly ? (t === u ? 1 : 0) : tokenSimilarity(t, u);
+      let sim: number;
+      if (memo !== undefined) {
+        const slot = i * memo.stride + ((ids as Int32Array)[j] as number);
+        if (memoStamp[slot] === memo.epoch) sim = memoValue[slot] as number;
+        else {
+          sim = exactOnly ? (t === u ? 1 : 0) : tokenSimilarity(t, u);
+          memoStamp[slot] = memo.epoch;
+          memoValue[slot] = sim;
+        }
+      } else sim = exactOnly ? (t === u ? 1 : 0) : tokenSimilarity(t, u);
       if (
         sim > best ||
         (sim === best && sim > 0 && bestJ >= 0 && (c.weights[j] as number) > (c.weights[bestJ] as number))

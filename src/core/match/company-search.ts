@@ -10,7 +10,7 @@ import {
   splitKey,
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
-import { candidates, type TokenIndex } from '../../indexes/match/token-index.js';
+import { candidates, nearVocabulary, type TokenIndex } from '../../indexes/match/token-index.js';
 import { companyMatchKey, words } from '../../normalise/index.js';
 import {
   alignedScore,
@@ -18,6 +18,7 @@ import {
   lastAlignedInOrder,
   lastAlignment,
   scoredName,
+  simMemo,
   type ScoredName,
 } from './company-score.js';
 import { formOutsideCountry, formsConflict, legalForm } from './legal-form.js';
@@ -50,28 +51,21 @@ export interface CompanyContext {
 
 export function companyContext(engine: Engine, detail = true): CompanyContext {
   const index = businessMatchIndex(engine);
-  const cache = engine.cached('match.businesses.scored', () => new Map<number, ScoredName>());
-  const forms = engine.cached('match.businesses.forms', () => new Map<number, string>());
+  // Filled on first use, by position (a candidate is scored many times over a batch).
+  const cache = engine.cached('match.businesses.scored', () => new Array<ScoredName | undefined>(index.size));
+  const forms = engine.cached('match.businesses.forms', () => new Array<string | undefined>(index.size));
   let tokens: TokenIndex | undefined;
   return {
     index,
     detail,
     tokens: () => (tokens ??= businessNameIndex(engine)),
     scored(pos) {
-      let s = cache.get(pos);
-      if (s === undefined) {
-        s = scoredName(splitKey(index.nameKeys[pos] as string));
-        if (cache.size < 2_000_000) cache.set(pos, s);
-      }
-      return s;
+      return (cache[pos] ??= scoredName(splitKey(index.nameKeys[pos] as string)));
     },
     form(pos) {
-      let f = forms.get(pos);
-      if (f === undefined) {
-        f = legalForm(legalSuffix(index.names[pos] as string, index.nameKeys[pos] as string));
-        if (forms.size < 2_000_000) forms.set(pos, f);
-      }
-      return f;
+      return (forms[pos] ??= legalForm(
+        legalSuffix(index.names[pos] as string, index.nameKeys[pos] as string),
+      ));
     },
   };
 }
@@ -124,15 +118,85 @@ export function searchCompanyName(
   ctx: CompanyContext,
   q: QueryName,
   accept?: (pos: number) => boolean,
+  forDecision = false,
 ): NameSearch {
   if (q.key.length === 0) return { exact: false, hits: [] };
-  const ok = (p: number) => !formConflict(ctx, q, p) && (accept === undefined || accept(p));
+  let ok = (p: number) => !formConflict(ctx, q, p) && (accept === undefined || accept(p));
   const exact = ctx.index.byNameKey.get(q.key).filter(ok);
   if (exact.length > 0)
     return { exact: true, hits: exact.sort((a, b) => a - b).map((pos) => ({ pos, score: 1 })) };
   const tokens = ctx.tokens();
   const scored = withKnown(q.scored, tokens);
-  return { exact: false, hits: fuzzyHits(tokens, ctx.scored, scored, ok), scored };
+  if (forDecision && scored.tokens.length <= 3 && scored.tokens.some((t) => unalignable(tokens, t))) {
+    // A query word that lines up with no indexed word leaves only names written with other spacing
+    // to decide on ({@link decideFuzzy}); with at most three query words, every other candidate scores
+    // below 0.835, too low to stand within the margin of such a match (at least 0.875). Score only those.
+    const base = ok;
+    const n = scored.tokens.length;
+    const length = scored.joined.length;
+    ok = (p) => {
+      const c = ctx.scored(p);
+      return c.tokens.length !== n && Math.abs(c.joined.length - length) <= 1 && base(p);
+    };
+  }
+  // Only a decision to make: candidates below what a decision can use are not even sorted.
+  const floor = forDecision ? TYPO_THRESHOLD - WIDE_MARGIN : FLOOR;
+  if (forDecision && scored.known !== undefined && scored.known.every(Boolean)) {
+    // Every query word is an indexed word, taken as written: only a name with the same words can line
+    // up word for word ({@link decideFuzzy}), i.e. the same words in another order.
+    return { exact: false, hits: sameWords(tokens, ctx.scored, scored, ok, floor), scored };
+  }
+  return { exact: false, hits: fuzzyHits(tokens, ctx.scored, scored, ok, floor), scored };
+}
+
+/**
+ * The names made of exactly the distinct words of `q` (all of them indexed words), scored like
+ * {@link fuzzyHits}: the postings of the rarest word, each name's words checked against the others.
+ */
+function sameWords(
+  tokens: TokenIndex,
+  scoredOf: (pos: number) => ScoredName,
+  q: ScoredName,
+  accept: (pos: number) => boolean,
+  floor: number,
+): Scored[] {
+  const ids = [...new Set(q.tokens.map((t) => tokens.vocabId.get(t) as number))];
+  let rarest = ids[0] as number;
+  const size = (v: number) => (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
+  for (const v of ids) if (size(v) < size(rarest)) rarest = v;
+  const hits: Scored[] = [];
+  for (let p = tokens.postStart[rarest] as number; p < (tokens.postStart[rarest + 1] as number); p++) {
+    const doc = tokens.post[p] as number;
+    const start = tokens.docStart[doc] as number;
+    const end = tokens.docStart[doc + 1] as number;
+    if (end - start !== ids.length) continue;
+    let all = true;
+    for (const v of ids) {
+      let has = false;
+      for (let j = start; j < end; j++) if (tokens.docTok[j] === v) has = true;
+      if (!has) {
+        all = false;
+        break;
+      }
+    }
+    if (!all || !accept(doc)) continue;
+    const score = alignedScore(q, withIds(scoredOf(doc), tokens));
+    if (score >= floor) hits.push({ pos: doc, score });
+  }
+  hits.sort(byScore);
+  return hits;
+}
+
+/**
+ * Whether a query word can line up with no indexed word: it is not one, and every word the scorer could
+ * line it up with is one the candidate generator reaches too (same typo budget: 4 characters, or 10 and
+ * more, since a word within two edits is then 8+ long), which found none.
+ */
+function unalignable(tokens: TokenIndex, t: string): boolean {
+  if (tokens.vocabId.has(t)) return false;
+  if (t.length < 4) return true;
+  if (t.length > 4 && t.length < 10) return false;
+  return nearVocabulary(tokens, t).length === 0;
 }
 
 /**
@@ -146,7 +210,22 @@ export function withKnown(q: ScoredName, tokens: TokenIndex): ScoredName {
     any ||= k;
     return k;
   });
-  return any ? { ...q, known } : q;
+  const memo = simMemo(q.tokens.length, tokens.vocab.length) ?? undefined;
+  return { ...q, known: any ? known : undefined, memo };
+}
+
+/** The vocabulary ids of an indexed name's tokens (every token of an indexed name is in the vocabulary). */
+function withIds(c: ScoredName, tokens: TokenIndex): ScoredName {
+  if (c.ids === undefined) {
+    const ids = new Int32Array(c.tokens.length);
+    for (let j = 0; j < ids.length; j++) {
+      const id = tokens.vocabId.get(c.tokens[j] as string);
+      if (id === undefined) return c;
+      ids[j] = id;
+    }
+    c.ids = ids;
+  }
+  return c;
 }
 
 /**
@@ -193,7 +272,7 @@ export function decideFuzzy(
 
 /**
  * Every blocked candidate of `q` that `accept` allows, scored with {@link companyScore}, best first
- * (score, then position); only scores ≥ the floor. With a complete candidate set this is exactly what a
+ * (score, then position); only scores ≥ `floor` (by default the floor of reported alternatives). With a complete candidate set this is exactly what a
  * scan of every name with the same scorer returns (the property tests hold it to that).
  */
 export function fuzzyHits(
@@ -201,13 +280,14 @@ export function fuzzyHits(
   scoredOf: (pos: number) => ScoredName,
   q: ScoredName,
   accept?: (pos: number) => boolean,
+  floor = FLOOR,
 ): Scored[] {
   const found = candidates(tokens, q.tokens);
   const hits: Scored[] = [];
   for (const pos of found.positions) {
     if (accept !== undefined && !accept(pos)) continue;
-    const score = alignedScore(q, scoredOf(pos));
-    if (score >= FLOOR) hits.push({ pos, score });
+    const score = alignedScore(q, withIds(scoredOf(pos), tokens));
+    if (score >= floor) hits.push({ pos, score });
   }
   hits.sort(byScore);
   return hits;

@@ -24,8 +24,12 @@ export interface TokenIndex {
   readonly deletes: ReadonlyMap<string, number | number[]>;
   /** Two-deletion variant → vocabulary ids (tokens of 8+ characters, which allow two typos). */
   readonly deletes2: ReadonlyMap<string, number | number[]>;
+  /** Query word → its near vocabulary ids, for words seen before ({@link nearVocabulary}). */
+  readonly nearMemo: Map<string, readonly number[]>;
   /** Scratch space for candidate generation (one query at a time; JS is single-threaded). */
   readonly scratch: {
+    /** Vocabulary id → bit mask of the query tokens it is near (cleared after each query). */
+    mask: Int32Array;
     stamp: Int32Array;
     tokenStamp: Int32Array;
     count: Uint8Array;
@@ -126,7 +130,9 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     docTok,
     deletes,
     deletes2,
+    nearMemo: new Map(),
     scratch: {
+      mask: new Int32Array(vocab.length),
       stamp: new Int32Array(count),
       tokenStamp: new Int32Array(count),
       count: new Uint8Array(count),
@@ -142,7 +148,21 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
  * the query's deletions are looked up among the vocabulary's (and the vocabulary itself); every hit is
  * then checked with `nearTokens`.
  */
-export function nearVocabulary(index: TokenIndex, token: string): number[] {
+export function nearVocabulary(index: TokenIndex, token: string): readonly number[] {
+  // Query words repeat across rows ("ventures", "digital"): remember the answer per word.
+  const memo = index.nearMemo;
+  const known = memo.get(token);
+  if (known !== undefined) return known;
+  const out = findNear(index, token);
+  if (memo.size >= NEAR_MEMO_SIZE) memo.clear();
+  memo.set(token, out);
+  return out;
+}
+
+/** How many query words {@link nearVocabulary} remembers (then it starts over). */
+const NEAR_MEMO_SIZE = 100_000;
+
+function findNear(index: TokenIndex, token: string): number[] {
   const out: number[] = [];
   const exact = index.vocabId.get(token);
   if (exact !== undefined) out.push(exact);
@@ -188,7 +208,7 @@ export function documentTokens(index: TokenIndex, i: number): string[] {
   return out;
 }
 
-/** Above this many candidates, only those sharing the most query tokens are scored. */
+/** Above this many postings, only the documents sharing the most query tokens are scored. */
 const PRUNE_ABOVE = 256;
 
 export interface Candidates {
@@ -198,11 +218,12 @@ export interface Candidates {
 }
 
 /**
- * Positions of every document sharing a near token with `queryTokens`. When the postings of all near
- * tokens add up to more than `budget`, only documents hit by at least two distinct query tokens are kept.
+ * Positions of every document sharing a near token with `queryTokens`. When their postings add up to
+ * more than {@link PRUNE_ABOVE}, only the documents near-matching the most query tokens are kept; when
+ * they add up to more than `budget`, only documents hit by at least two distinct query tokens are kept.
  */
 export function candidates(index: TokenIndex, queryTokens: readonly string[], budget = 50_000): Candidates {
-  const hits: number[][] = [];
+  const hits: (readonly number[])[] = [];
   let total = 0;
   for (const t of new Set(queryTokens)) {
     const near = nearVocabulary(index, t);
@@ -212,17 +233,20 @@ export function candidates(index: TokenIndex, queryTokens: readonly string[], bu
   }
   const complete = total <= budget || hits.length < 2;
   const s = index.scratch;
-  if (s.tokenEpoch > 0x3fffffff) {
+  if (s.tokenEpoch > 0x3fffffff || s.epoch > 0x3fffffff) {
     s.stamp.fill(0);
     s.tokenStamp.fill(0);
     s.epoch = 0;
     s.tokenEpoch = 0;
   }
+  if (total > PRUNE_ABOVE && index.size > PRUNE_ABOVE && hits.length >= 2 && hits.length <= 30) {
+    return mostShared(index, hits, complete);
+  }
   const epoch = ++s.epoch;
   const touched: number[] = [];
   for (let q = 0; q < hits.length; q++) {
     const tokenEpoch = ++s.tokenEpoch;
-    for (const v of hits[q] as number[]) {
+    for (const v of hits[q] as readonly number[]) {
       for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
         const doc = index.post[p] as number;
         if (s.stamp[doc] !== epoch) {
@@ -245,5 +269,58 @@ export function candidates(index: TokenIndex, queryTokens: readonly string[], bu
   const need = Math.max(most, complete ? 1 : 2);
   const kept: number[] = [];
   for (const doc of touched) if ((s.count[doc] as number) >= need) kept.push(doc);
+  return { positions: kept, complete: complete && need <= 1 };
+}
+
+function postings(index: TokenIndex, near: readonly number[]): number {
+  let n = 0;
+  for (const v of near) n += (index.postStart[v + 1] as number) - (index.postStart[v] as number);
+  return n;
+}
+
+/**
+ * The documents near-matching the most query tokens (at least two when the budget ran out), without
+ * walking every posting: a document near-matching m of k query tokens holds one of the k - m + 1
+ * rarest, so the rarest tokens' postings are read first, each document's count taken from its own
+ * tokens, and the next rarest are read only while no document reaches the count tried.
+ */
+function mostShared(index: TokenIndex, hits: readonly (readonly number[])[], complete: boolean): Candidates {
+  const s = index.scratch;
+  const k = hits.length;
+  const sizes = hits.map((near) => postings(index, near));
+  const order = hits.map((_, q) => q).sort((a, b) => (sizes[a] as number) - (sizes[b] as number) || a - b);
+  for (let q = 0; q < k; q++)
+    for (const v of hits[q] as readonly number[]) s.mask[v] = (s.mask[v] as number) | (1 << q);
+  const epoch = ++s.epoch;
+  const seen: number[] = [];
+  const floor = complete ? 1 : 2;
+  let need = floor;
+  let best = 0;
+  for (let m = k, r = 0; m >= floor; m--, r++) {
+    for (const v of hits[order[r] as number] as readonly number[]) {
+      for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
+        const doc = index.post[p] as number;
+        if (s.stamp[doc] === epoch) continue;
+        s.stamp[doc] = epoch;
+        let bits = 0;
+        for (let j = index.docStart[doc] as number; j < (index.docStart[doc + 1] as number); j++) {
+          bits |= s.mask[index.docTok[j] as number] as number;
+        }
+        let n = 0;
+        for (; bits !== 0; bits &= bits - 1) n++;
+        s.count[doc] = n;
+        if (n > best) best = n;
+        seen.push(doc);
+      }
+    }
+    // Every document near-matching m query tokens has now been seen.
+    if (best >= m) {
+      need = m;
+      break;
+    }
+  }
+  for (let q = 0; q < k; q++) for (const v of hits[q] as readonly number[]) s.mask[v] = 0;
+  const kept: number[] = [];
+  if (best >= need) for (const doc of seen) if ((s.count[doc] as number) >= need) kept.push(doc);
   return { positions: kept, complete: complete && need <= 1 };
 }
