@@ -323,4 +323,20 @@ describe('snapshot loader', () => {
     expect(one.streams[0]).toMatchObject({ read: 1499, loaded: 1496, invalid: 2, duplicates: 1 });
     expect(dump(threaded)).toEqual(dump(single));
   });
+
+  it('loads a file database under a rollback journal and returns it to WAL, also after a refused load', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pdb-db-')), 'x.db');
+    const engine = open(path);
+    await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1)]) }));
+    expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(engine.db.pragma('page_size', { simple: true })).toBe(16384);
+    const corrupt = snapshot({ 'businesses.jsonl.gz': Buffer.from('not gzip at all') });
+    await expect(engine.load(corrupt)).rejects.toMatchObject({ code: 'SNAPSHOT_INVALID' });
+    expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    // Another connection keeps the file in WAL mode; the load still works.
+    const other = open(path);
+    await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1), business(B2)]) }));
+    expect(other.info().counts.businesses).toBe(2);
+    expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');
+  });
 });

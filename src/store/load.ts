@@ -132,6 +132,7 @@ export async function loadSnapshot(
   // holds each stream's transaction), only durability against power loss is traded until the next sync.
   const previousSync = db.pragma('synchronous', { simple: true }) as number;
   if (!db.inTransaction) db.pragma('synchronous = OFF');
+  const wal = !db.inTransaction && leaveWal(db);
   try {
     if (strict) begin();
     for (const file of files) {
@@ -174,7 +175,25 @@ export async function loadSnapshot(
     throw e;
   } finally {
     if (!db.inTransaction) db.pragma(`synchronous = ${previousSync}`);
+    if (wal && !db.inTransaction) db.pragma('journal_mode = WAL');
     if (poolStart) await (await poolStart)?.close();
+  }
+}
+
+/**
+ * Switches a WAL database to a rollback journal for the load; true when it did (restore WAL after). In
+ * WAL mode every loaded page is written twice, to the log and then to the file by the checkpoint of
+ * the commit; with a rollback journal the new pages of a load go to the file once and the journal only
+ * keeps the pages the load overwrites (measured at 100k prospects: COMMIT 2.2 s -> 0.8 s, 20% less
+ * CPU). A crash mid-load still leaves the previous state: the hot journal is rolled back on the next
+ * open. Other connections to the file keep it in WAL mode (the switch needs the only connection).
+ */
+function leaveWal(db: Db): boolean {
+  if (db.pragma('journal_mode', { simple: true }) !== 'wal') return false;
+  try {
+    return db.pragma('journal_mode = DELETE', { simple: true }) === 'delete';
+  } catch {
+    return false;
   }
 }
 
@@ -230,7 +249,7 @@ async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): Promise
       return;
     }
     seen.set(id, line);
-    insert(item.values, item.keys);
+    insert.add(item.values, item.keys);
     result.loaded++;
   };
 
@@ -248,6 +267,7 @@ async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): Promise
       progress();
     }
   }
+  insert.flush();
   for (const t of tables) db.exec(createIndexes(t));
   return result;
 }
@@ -278,32 +298,132 @@ function clearStream(db: Db, stream: StreamName): void {
   }
 }
 
-// Inserts bind the prepared positional values (see `load-worker.ts`, which builds them in the same
-// column order) through statements prepared once per stream, then the row's match keys.
-function inserter(db: Db, stream: StreamName): (values: unknown[], keys: string[]) => void {
-  const key = db.prepare('INSERT INTO match_keys (entity, kind, key, row) VALUES (?, ?, ?, ?)');
-  let sql: string;
-  if (stream === 'businesses') {
-    sql = `INSERT INTO businesses (business_id, name, name_key, domain, host, linkedin_slug,
-      country_code, region_country_code, city_name, city_region, city_region_country, size, revenue, founded_year,
-      age, number_of_locations, locations, naics, is_public, has_website, doc, website_url, linkedin_profile, wire,
-      facets) VALUES (${Array(25).fill('?').join(', ')})`;
-  } else if (stream === 'prospects') {
-    sql = `INSERT INTO prospects (prospect_id, business_id, business_rowid, full_name, name_key,
-      linkedin_slug, country_code, region_country_code, job_title, job_level, job_department, total_experience_months,
-      current_role_months, has_email, has_phone, company_name, company_website, company_linkedin, company_size,
-      company_revenue, company_age, company_locations, company_country_code, company_region_country_code,
-      company_city_region_country, company_naics, company_is_public, company_has_website, doc, wire, facets)
-      VALUES (${Array(31).fill('?').join(', ')})`;
-  } else {
-    sql = `INSERT INTO events (event_id, event_name, entity_type, entity_id, event_time,
-    ingested_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)`;
-  }
-  const insert = db.prepare(sql);
-  const entity = stream === 'businesses' ? 'business' : 'prospect';
-  return (values, keys) => {
-    const rowid = insert.run(values).lastInsertRowid;
-    for (let i = 0; i < keys.length; i += 2) key.run(entity, keys[i], keys[i + 1], rowid);
+/** The columns each stream's INSERT binds, in the order `load-worker.ts` builds the values. */
+const COLUMNS: Record<StreamName, readonly string[]> = {
+  businesses: [
+    'business_id',
+    'name',
+    'name_key',
+    'domain',
+    'host',
+    'linkedin_slug',
+    'country_code',
+    'region_country_code',
+    'city_name',
+    'city_region',
+    'city_region_country',
+    'size',
+    'revenue',
+    'founded_year',
+    'age',
+    'number_of_locations',
+    'locations',
+    'naics',
+    'is_public',
+    'has_website',
+    'doc',
+    'website_url',
+    'linkedin_profile',
+    'wire',
+    'facets',
+  ],
+  prospects: [
+    'prospect_id',
+    'business_id',
+    'business_rowid',
+    'full_name',
+    'name_key',
+    'linkedin_slug',
+    'country_code',
+    'region_country_code',
+    'job_title',
+    'job_level',
+    'job_department',
+    'total_experience_months',
+    'current_role_months',
+    'has_email',
+    'has_phone',
+    'company_name',
+    'company_website',
+    'company_linkedin',
+    'company_size',
+    'company_revenue',
+    'company_age',
+    'company_locations',
+    'company_country_code',
+    'company_region_country_code',
+    'company_city_region_country',
+    'company_naics',
+    'company_is_public',
+    'company_has_website',
+    'doc',
+    'wire',
+    'facets',
+  ],
+  events: ['event_id', 'event_name', 'entity_type', 'entity_id', 'event_time', 'ingested_at', 'doc'],
+};
+
+/** Rows per multi-row INSERT, and match keys per multi-row INSERT of keys. */
+const ROWS_PER_INSERT = 50;
+const KEYS_PER_INSERT = 200;
+
+interface Inserter {
+  add(values: unknown[], keys: string[]): void;
+  /** Inserts what is still buffered (call once, at the end of the stream). */
+  flush(): void;
+}
+
+/**
+ * Buffers rows and inserts them `ROWS_PER_INSERT` at a time through statements prepared once per
+ * stream (one statement run per 50 rows instead of one per row), then their match keys the same way.
+ * Entity rowids are given explicitly, counting from 1 as SQLite would in the emptied table, so a row's
+ * match keys are known before its INSERT runs.
+ */
+function inserter(db: Db, stream: StreamName): Inserter {
+  const entity = stream === 'businesses' ? 'business' : stream === 'prospects' ? 'prospect' : undefined;
+  const columns = entity ? ['rowid', ...COLUMNS[stream]] : COLUMNS[stream];
+  const n = columns.length;
+  const tuple = `(${Array(n).fill('?').join(', ')})`;
+  const sql = (rows: number) =>
+    `INSERT INTO ${stream} (${columns.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
+  const one = db.prepare(sql(1));
+  const many = db.prepare(sql(ROWS_PER_INSERT));
+  const keySql = (keys: number) =>
+    `INSERT INTO match_keys (entity, kind, key, row) VALUES ${Array(keys).fill('(?, ?, ?, ?)').join(', ')}`;
+  const keyOne = db.prepare(keySql(1));
+  const keyMany = db.prepare(keySql(KEYS_PER_INSERT));
+  const params: unknown[] = new Array(n * ROWS_PER_INSERT).fill(null);
+  const keyParams: unknown[] = new Array(4 * KEYS_PER_INSERT).fill(null);
+  let rows = 0;
+  let keyCount = 0;
+  let rowid = 0;
+  return {
+    add(values, keys) {
+      let at = rows * n;
+      if (entity) params[at++] = ++rowid;
+      for (let i = 0; i < values.length; i++) params[at++] = values[i];
+      if (++rows === ROWS_PER_INSERT) {
+        many.run(params);
+        rows = 0;
+      }
+      for (let i = 0; i < keys.length; i += 2) {
+        const k = keyCount * 4;
+        keyParams[k] = entity;
+        keyParams[k + 1] = keys[i];
+        keyParams[k + 2] = keys[i + 1];
+        keyParams[k + 3] = rowid;
+        if (++keyCount === KEYS_PER_INSERT) {
+          keyMany.run(keyParams);
+          keyCount = 0;
+        }
+      }
+    },
+    flush() {
+      for (let r = 0; r < rows; r++) one.run(params.slice(r * n, r * n + n));
+      for (let k = 0; k < keyCount; k++) keyOne.run(keyParams.slice(k * 4, k * 4 + 4));
+      rows = 0;
+      keyCount = 0;
+    },
   };
 }
 

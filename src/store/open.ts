@@ -7,6 +7,11 @@ export type Db = Database.Database;
 
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
   const db = new Database(path, { readonly: options.readonly ?? false });
+  // 16 KiB pages for new files (an existing file keeps its own): a prospect row (~3.5 KB with its doc
+  // and fetch record) and a business row (~10 KB) take one page instead of a page each plus overflow
+  // pages; inserting 60k prospects cost ~20-40% less CPU than with 4 KiB pages. Set before anything
+  // is written (the WAL switch writes the header).
+  if (!options.readonly) db.pragma('page_size = 16384');
   if (path !== ':memory:' && !options.readonly) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('temp_store = MEMORY');
