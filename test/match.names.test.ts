@@ -46,7 +46,12 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const match = (name: string) => matchBusinessRows(engine, [{ name }])[0]!.business_id;
+/** The id a batch gives (decision only), checked against the run with explanations (full candidates). */
+const match = (name: string) => {
+  const id = matchBusinessRows(engine, [{ name }])[0]!.business_id;
+  expect(matchBusinessRows(engine, [{ name }], { explain: true, alternatives: 3 })[0]!.business_id).toBe(id);
+  return id;
+};
 
 describe('business name decisions', () => {
   it('strips the legal forms UG, ME, G.K., DAC and AB (publ) from match keys (the stored key keeps them)', () => {
@@ -83,6 +88,13 @@ describe('business name decisions', () => {
     expect(match('Greatwisl iRsk, Inc.')).toBe(id(5));
     // Two edits in one long word: found through the two-deletion neighbourhood.
     expect(match('Qantumforeg')).toBe(id(8));
+  });
+
+  it('matches indexed words in another order, and nothing when a word lines up with no indexed word', () => {
+    expect(match('Maschinenbau Harborstack')).toBe(id(0));
+    expect(match('Logistik Solarscape GmbH')).toBe(id(3));
+    expect(match('Solarscape Logistik XQ')).toBeNull();
+    expect(match('Quantumforge Zqwv')).toBeNull();
   });
 
   it('prefers the words in the order written when the scores tie', () => {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scoredName, sharesNearToken } from '../src/core/match/company-score.js';
 import { fuzzyHits, NAME_THRESHOLD, scanHits, withKnown } from '../src/core/match/company-search.js';
-import { osaDistance } from '../src/core/match/similarity.js';
+import { nearTokens, osaDistance } from '../src/core/match/similarity.js';
 import { buildTokenIndex, candidates, nearVocabulary } from '../src/indexes/match/token-index.js';
 
 /** Tokens over a tiny alphabet, so near neighbours (one edit apart) are common. */
@@ -116,6 +116,24 @@ describe('fuzzy name index', () => {
           const scoredOf = (pos: number) => scored[pos]!;
           const q = scoredName(query);
           const found = candidates(index, query);
+          // The pruned set is exactly the names near-matching the most query tokens (read from the
+          // rarest tokens' postings, not by walking them all).
+          const counts = corpus.map(
+            (c) =>
+              new Set(query).size -
+              [...new Set(query)].filter((t) => !c.some((u) => nearTokens(t, u))).length,
+          );
+          const most = Math.max(...counts);
+          const postings = [...new Set(query)].reduce(
+            (n, t) =>
+              n +
+              nearVocabulary(index, t).reduce((m, v) => m + index.postStart[v + 1]! - index.postStart[v]!, 0),
+            0,
+          );
+          if (postings > 256 && most > 0) {
+            const expected = counts.flatMap((n, pos) => (n === most ? [pos] : []));
+            expect([...found.positions].sort((a, b) => a - b)).toEqual(expected);
+          }
           const all = scanHits(corpus.length, scoredOf, q);
           const hits = fuzzyHits(index, scoredOf, q);
           const blocked = corpus.filter((c) => sharesNearToken(query, c)).length;
