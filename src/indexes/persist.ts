@@ -5,11 +5,11 @@
  * engine that builds it and is keyed by the data version and the snapshot id: a load, which bumps the
  * version, makes every saved index stale, and a stale or unreadable one is rebuilt, never used.
  *
- * The saved form is MessagePack of the index object with its `Map`s and `Bitset`s tagged (msgpackr's own
- * extensions are process-global, and other codecs of this package must keep decoding Maps as plain
- * objects), cut into parts below SQLite's blob limit.
+ * The saved form is V8's structured serialisation (`node:v8`: Maps and typed arrays as they are; a
+ * `Bitset` is tagged), cut into parts below SQLite's blob limit. Not MessagePack: msgpackr keeps its
+ * largest output buffer and its last input alive in module state, about 100 bytes per row at rest.
  */
-import { Packr } from 'msgpackr';
+import { deserialize, serialize } from 'node:v8';
 import type { Engine } from '../engine.js';
 import { getMeta, type Db } from '../store/open.js';
 import { Bitset } from './bitset.js';
@@ -20,7 +20,6 @@ import { Bitset } from './bitset.js';
  */
 export const INDEX_FORMAT = 2;
 
-const codec = new Packr({ useRecords: false, moreTypes: true });
 const PART_BYTES = 64 << 20;
 
 const DDL = `CREATE TABLE IF NOT EXISTS index_cache (
@@ -48,7 +47,8 @@ export function savedIndex<T>(engine: Engine, name: string, build: (engine: Engi
 }
 
 function stampOf(db: Db): string {
-  return `${INDEX_FORMAT}:${getMeta(db, 'data_version') ?? '0'}:${getMeta(db, 'snapshot_id') ?? ''}`;
+  // The V8 version too: another Node may write another serialisation format.
+  return `${INDEX_FORMAT}:${process.versions.v8}:${getMeta(db, 'data_version') ?? '0'}:${getMeta(db, 'snapshot_id') ?? ''}`;
 }
 
 function readSaved(db: Db, name: string, stamp: string): unknown {
@@ -62,7 +62,7 @@ function readSaved(db: Db, name: string, stamp: string): unknown {
   }[];
   if (parts.length === 0 || parts.some((p) => p.stamp !== stamp)) return undefined;
   try {
-    return untag(codec.unpack(parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((p) => p.data))));
+    return untag(deserialize(parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((p) => p.data))));
   } catch {
     return undefined; // a damaged saved index is rebuilt
   }
@@ -70,7 +70,7 @@ function readSaved(db: Db, name: string, stamp: string): unknown {
 
 function writeSaved(db: Db, name: string, stamp: string, index: unknown): void {
   try {
-    const bytes = codec.pack(tag(index));
+    const bytes = serialize(tag(index));
     db.exec(DDL);
     const remove = db.prepare('DELETE FROM index_cache WHERE name = ?');
     const insert = db.prepare('INSERT INTO index_cache (name, part, stamp, data) VALUES (?, ?, ?, ?)');
@@ -86,14 +86,13 @@ function writeSaved(db: Db, name: string, stamp: string, index: unknown): void {
   }
 }
 
-const MAP = '\u0000map';
 const BITSET = '\u0000bitset';
 
-/** Replaces `Map`s and `Bitset`s by tagged plain values (typed arrays travel as they are). */
+/** Replaces every `Bitset` by a tagged plain value (structured serialisation drops prototypes). */
 function tag(v: unknown): unknown {
   if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
   if (v instanceof Bitset) return { [BITSET]: [v.size, v.words] };
-  if (v instanceof Map) return { [MAP]: [Array.from(v.keys(), tag), Array.from(v.values(), tag)] };
+  if (v instanceof Map) return new Map(Array.from(v, ([k, x]) => [k, tag(x)]));
   if (Array.isArray(v)) return v.map(tag);
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) out[k] = tag(x);
@@ -102,6 +101,11 @@ function tag(v: unknown): unknown {
 
 function untag(v: unknown): unknown {
   if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
+  if (v instanceof Map) {
+    for (const [k, x] of v)
+      if (x !== null && typeof x === 'object' && !ArrayBuffer.isView(x)) v.set(k, untag(x));
+    return v;
+  }
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) v[i] = untag(v[i]);
     return v;
@@ -109,13 +113,6 @@ function untag(v: unknown): unknown {
   const o = v as Record<string, unknown>;
   const bits = o[BITSET] as [number, Uint32Array] | undefined;
   if (bits) return new Bitset(bits[0], bits[1]);
-  const map = o[MAP] as [unknown[], unknown[]] | undefined;
-  if (map) {
-    const [keys, values] = map;
-    const out = new Map<unknown, unknown>();
-    for (let i = 0; i < keys.length; i++) out.set(untag(keys[i]), untag(values[i]));
-    return out;
-  }
   for (const k of Object.keys(o)) o[k] = untag(o[k]);
   return o;
 }
