@@ -22,6 +22,8 @@ const NAMES: [name: string, country: string][] = [
   ['Quantumforge', 'US'],
   ['Pinnacle LLC', 'US'],
   ['Lumina Engenharia ME', 'BR'],
+  ['Catalyst Foods Ltd', 'GB'],
+  ['Catalyst Foods', 'US'],
 ];
 /** Business i's id: 32 hex digits. */
 const id = (i: number) => i.toString(16).padStart(32, '0');
@@ -88,6 +90,9 @@ describe('business name decisions', () => {
     expect(match('Greatwisl iRsk, Inc.')).toBe(id(5));
     // Two edits in one long word: found through the two-deletion neighbourhood.
     expect(match('Qantumforeg')).toBe(id(8));
+    // Namesakes of the best are told apart as for an exact name: the legal form written.
+    expect(match('Catalyqst Fods Ltd')).toBe(id(11));
+    expect(match('Catalyqst Fods')).toBeNull();
   });
 
   it('matches indexed words in another order, and nothing when a word lines up with no indexed word', () => {

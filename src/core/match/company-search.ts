@@ -233,7 +233,8 @@ function withIds(c: ScoredName, tokens: TokenIndex): ScoredName {
  * word for word with the query (a word only one of them has makes them two names, unless the names
  * differ only in spacing), candidates with words in another order must have the same words; then the
  * best must either reach the threshold with the usual margin and tie-breaks, or reach
- * {@link TYPO_THRESHOLD} with no other candidate within {@link WIDE_MARGIN}.
+ * {@link TYPO_THRESHOLD} with no other name within {@link WIDE_MARGIN} (namesakes of the best are told
+ * apart by the tie-breaks).
  */
 export function decideFuzzy(
   ctx: CompanyContext,
@@ -266,8 +267,12 @@ export function decideFuzzy(
       scored,
     });
   }
-  const second = kept[1];
-  return second === undefined || second.score < best.score - WIDE_MARGIN ? best : null;
+  const close = kept.filter((h) => h.score >= best.score - WIDE_MARGIN);
+  if (close.length === 1) return best;
+  // Namesakes of the best (the same name, so the same score) are told apart as for an exact name.
+  const key = ctx.index.nameKeys[best.pos];
+  if (!close.every((h) => ctx.index.nameKeys[h.pos] === key)) return null;
+  return decide(ctx, close, q, { threshold: 0, margin: 0, country: options.country, scored });
 }
 
 /**
