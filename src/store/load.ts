@@ -78,7 +78,8 @@ export interface LoadOptions {
   /**
    * Worker threads that parse, validate and encode rows while this thread inserts them (JSON Lines
    * streams of at least 1 MiB; MessagePack streams and small files stay on this thread). 0 turns them
-   * off, the default: on 2 cores (measured at 100k prospects) one worker was not faster than none.
+   * off, the default: on the 2 shared development cores (100k prospects, load average 3-10) one worker
+   * was 11% faster in one run and 27% slower in the next, and always slower at 20k (worker start-up).
    */
   threads?: number;
 }
@@ -108,6 +109,8 @@ export async function loadSnapshot(
   const threads = options.threads ?? 0;
   let poolStart: Promise<LoadPool | undefined> | undefined;
   const pool = () => (poolStart ??= threads > 0 ? LoadPool.start(threads) : Promise.resolve(undefined));
+  // Workers boot (load their modules) while this thread clears the first stream's rows and indexes.
+  if (files.some(threadable)) void pool();
 
   const hashes = new Map<StreamName, string>();
   const run = async (file: StreamFile) => {
@@ -253,7 +256,7 @@ async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): Promise
     result.loaded++;
   };
 
-  const pool = file.format !== 'msgpack' && bytesTotal >= THREADED_MIN_BYTES ? await ctx.pool() : undefined;
+  const pool = threadable(file) ? await ctx.pool() : undefined;
   if (pool) {
     await pool.run(file, setup, onChunk, (batch) => {
       for (let i = 0; i < batch.items.length; i++) take(batch.lines[i]!, batch.items[i]!);
@@ -481,6 +484,11 @@ function refreshProspectCompanies(db: Db): void {
     update.run({ ...company, rowid });
     wire.run(prospectWire(decodeDoc('prospects', doc), company), rowid);
   }
+}
+
+/** Whether a stream is worth a worker: JSON Lines of at least `THREADED_MIN_BYTES`. */
+function threadable(file: StreamFile): boolean {
+  return file.format !== 'msgpack' && statSync(file.path).size >= THREADED_MIN_BYTES;
 }
 
 /** Bytes of whole lines per batch sent to a worker (≈ 500 prospects or 140 businesses). */

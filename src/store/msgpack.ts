@@ -148,5 +148,8 @@ function write(v: unknown): boolean {
 export function packJson(value: unknown): Buffer {
   pos = 0;
   if (!write(value)) return Buffer.from(fallback.pack(value));
-  return Buffer.from(buf.subarray(0, pos));
+  // A copy with `copy` (memcpy): `Buffer.from(buffer)` copied byte by byte.
+  const out = Buffer.allocUnsafe(pos);
+  buf.copy(out, 0, 0, pos);
+  return out;
 }
