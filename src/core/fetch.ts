@@ -11,6 +11,7 @@
 import type { Engine } from '../engine.js';
 import { EngineError } from '../errors.js';
 import { cardinality, select, take, type Bitset } from '../indexes/bitset.js';
+import { release } from '../indexes/scratch.js';
 import type { BusinessesFetchRequest, ProspectsFetchRequest } from '../schemas/search.js';
 import { MAX_SIZE } from '../schemas/search.js';
 import { cursorScope, decodeCursor, encodeCursor, type CursorEntity } from './cursor.js';
@@ -106,9 +107,13 @@ function respond<T>(plan: PagePlan, data: T[]): FetchResult<T> {
  */
 export function fetchProspects(engine: Engine, request: ProspectsFetchRequest, version: 1 | 2) {
   const set = matchProspects(engine, request.filters);
-  if (request.exclude?.length) excludeRows(set, prospectRowids(engine, request.exclude));
-  const plan = planPage(engine, set, request, 'prospect', version);
-  return respond(plan, prospectRecords(engine, plan.rows, request.mode));
+  try {
+    if (request.exclude?.length) excludeRows(set, prospectRowids(engine, request.exclude));
+    const plan = planPage(engine, set, request, 'prospect', version);
+    return respond(plan, prospectRecords(engine, plan.rows, request.mode));
+  } finally {
+    release(set);
+  }
 }
 
 /**
@@ -117,7 +122,11 @@ export function fetchProspects(engine: Engine, request: ProspectsFetchRequest, v
  */
 export function fetchBusinesses(engine: Engine, request: BusinessesFetchRequest, version: 1 | 2) {
   const set = matchBusinesses(engine, request.filters, version);
-  if (request.exclude?.length) excludeRows(set, businessRowids(engine, request.exclude));
-  const plan = planPage(engine, set, request, 'business', version);
-  return respond(plan, businessRecords(engine, plan.rows, request.mode));
+  try {
+    if (request.exclude?.length) excludeRows(set, businessRowids(engine, request.exclude));
+    const plan = planPage(engine, set, request, 'business', version);
+    return respond(plan, businessRecords(engine, plan.rows, request.mode));
+  } finally {
+    release(set);
+  }
 }

@@ -32,7 +32,8 @@ import { businessIndex, INTENT_RANK, type BusinessIndex } from '../indexes/busin
 import { businessEventIndex, businessesWithEvents } from '../indexes/events.js';
 import { phraseValues, unionKeys, unionValues, type Facet } from '../indexes/facet.js';
 import { prospectIndex, type ProspectIndex } from '../indexes/prospects.js';
-import { rangeRows } from '../indexes/range.js';
+import { rangeRows, type RangeIndex } from '../indexes/range.js';
+import { borrow, borrowCopy, release } from '../indexes/scratch.js';
 import { relatedTitles } from '../indexes/related-titles.js';
 import { companyKey, foldText } from '../normalise/index.js';
 import { INTENT_LEVELS } from '../schemas/enums.js';
@@ -67,17 +68,23 @@ interface Filter {
   negate?: boolean | null;
 }
 
-/** AND-accumulates filters into a copy of the universe. */
+/** AND-accumulates filters into a copy of the universe (lent bitsets: see `indexes/scratch.ts`). */
 class Accumulator {
   readonly acc: Bitset;
-  /** Scratch space for one filter's union, reused by every filter of the request (no garbage). */
+  /** Scratch space for one filter's positive set, reused by every filter of the request. */
   private spare: Bitset | undefined;
   constructor(all: Bitset) {
-    this.acc = all.clone();
+    this.acc = borrowCopy(all);
   }
   apply(filter: Filter, positive: Bitset): void {
     if (filter.negate) andNotInto(this.acc, positive);
     else andInto(this.acc, positive);
+  }
+  /** The cleared scratch bitset. */
+  scratch(): Bitset {
+    if (this.spare) this.spare.words.fill(0);
+    else this.spare = borrow(this.acc.size);
+    return this.spare;
   }
   /** Applies the union of the postings of `keys` in `facet` (a lone dense posting is used as it is). */
   applyKeys(filter: Filter, facet: Facet, keys: readonly string[]): void {
@@ -88,10 +95,21 @@ class Accumulator {
     }
     const only = postings.length === 1 ? postings[0] : undefined;
     if (only instanceof Bitset) return this.apply(filter, only);
-    if (this.spare) this.spare.words.fill(0);
-    else this.spare = new Bitset(this.acc.size);
-    for (const p of postings) orInto(this.spare, p);
-    this.apply(filter, this.spare);
+    const union = this.scratch();
+    for (const p of postings) orInto(union, p);
+    this.apply(filter, union);
+  }
+  /** Applies a `{gte, lte}` filter of a range index. */
+  applyRange(filter: Filter & RangeFilter, index: RangeIndex): void {
+    this.apply(
+      filter,
+      rangeRows(index, this.acc.size, filter.gte ?? null, filter.lte ?? null, this.scratch()),
+    );
+  }
+  /** The matching set (lent: the caller may `release` it when done). */
+  finish(): Bitset {
+    release(this.spare);
+    return this.acc;
   }
 }
 
@@ -109,10 +127,6 @@ function exists(flag: Bitset, all: Bitset, f: ExistsFilter): Bitset {
   const out = all.clone();
   andNotInto(out, flag);
   return out;
-}
-
-function range(index: Parameters<typeof rangeRows>[0], size: number, f: RangeFilter): Bitset {
-  return rangeRows(index, size, f.gte ?? null, f.lte ?? null);
 }
 
 /** Rows holding any (or, with operator "and", every) phrase group; each group is OR'ed inside. */
@@ -143,7 +157,7 @@ const folded = (values: readonly string[]) => values.map(foldText);
 export function matchProspects(engine: Engine, filters: AnyProspectFilters | null | undefined): Bitset {
   const ix = prospectIndex(engine);
   const out = new Accumulator(ix.all);
-  if (!filters) return out.acc;
+  if (!filters) return out.finish();
   const f = filters as Partial<
     AnyProspectFilters & { has_email: ExistsFilter | null; has_phone_number: ExistsFilter | null }
   >;
@@ -168,10 +182,8 @@ export function matchProspects(engine: Engine, filters: AnyProspectFilters | nul
     }
     out.apply(f.business_id, set);
   }
-  if (f.total_experience_months)
-    out.apply(f.total_experience_months, range(ix.totalExperience, size, f.total_experience_months));
-  if (f.current_role_months)
-    out.apply(f.current_role_months, range(ix.currentRole, size, f.current_role_months));
+  if (f.total_experience_months) out.applyRange(f.total_experience_months, ix.totalExperience);
+  if (f.current_role_months) out.applyRange(f.current_role_months, ix.currentRole);
   if (has(f.country_code)) keys(f.country_code, facets.country);
   if (has(f.region_country_code)) keys(f.region_country_code, facets.region);
   if (has(f.company_country_code)) keys(f.company_country_code, facets.companyCountry);
@@ -214,7 +226,7 @@ export function matchProspects(engine: Engine, filters: AnyProspectFilters | nul
   if (has(f.company_name)) keys(f.company_name, facets.companyName, companyKey);
   if (f.has_website) out.apply(f.has_website, exists(ix.hasWebsite, ix.all, f.has_website));
   if (f.is_public_company) out.apply(f.is_public_company, exists(ix.isPublic, ix.all, f.is_public_company));
-  return out.acc;
+  return out.finish();
 }
 
 function contactDetails(
@@ -247,7 +259,7 @@ export function matchBusinesses(
 ): Bitset {
   const ix: BusinessIndex = businessIndex(engine);
   const out = new Accumulator(ix.all);
-  if (!filters) return out.acc;
+  if (!filters) return out.finish();
   const f = filters;
   const { size, facets } = ix;
   const ops = includeOperatingLocations(f, version);
@@ -292,7 +304,7 @@ export function matchBusinesses(
   }
   if (f.has_website) out.apply(f.has_website, exists(ix.hasWebsite, ix.all, f.has_website));
   if (f.is_public_company) out.apply(f.is_public_company, exists(ix.isPublic, ix.all, f.is_public_company));
-  return out.acc;
+  return out.finish();
 }
 
 /** `set` minus the rows of `exclude` ids (in place). */

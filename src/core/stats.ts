@@ -22,6 +22,7 @@ import { businessIndex } from '../indexes/businesses.js';
 import type { Csr } from '../indexes/csr.js';
 import { countryCodeOf, regionCodeOf, regionLabel } from '../indexes/labels.js';
 import { prospectIndex, type ProspectIndex } from '../indexes/prospects.js';
+import { borrowCopy, release } from '../indexes/scratch.js';
 import {
   COMPANY_REVENUES,
   COMPANY_SIZES,
@@ -195,6 +196,7 @@ export function businessStats(engine: Engine, request: BusinessesStatsRequest, v
     });
   }
 
+  release(set);
   const perLocation: Record<string, Counts> = {};
   const revenuePer: Record<string, Counts> = {};
   const employeesPer: Record<string, Counts> = {};
@@ -274,25 +276,28 @@ function allRowsTab(engine: Engine, regional: boolean): ProspectTab {
 }
 
 /**
- * The cross-tab of `set`. A set holding most rows is counted through its complement (every row's tab
- * minus the rest), so no request scans more than half the rows.
+ * The cross-tab of `set`, in a scratch tab reused by every request (cleared here; read before the next
+ * request). A set holding most rows is counted through its complement (every row's tab minus the rest),
+ * so no request scans more than half the rows.
  */
 function prospectTab(engine: Engine, set: Bitset, total: number, regional: boolean): ProspectTab {
   const ix = prospectIndex(engine);
+  const tab = engine.cached('search.prospectTab.scratch', emptyTab);
   if (total * 2 <= cardinality(ix.all)) {
-    const tab = emptyTab();
+    tab.cells.fill(0);
+    tab.locations.fill(0);
+    tab.departments.fill(0);
     countRows(ix, set, regional, tab, 1);
     return tab;
   }
   const all = allRowsTab(engine, regional);
-  const tab = {
-    cells: all.cells.slice(),
-    locations: all.locations.slice(),
-    departments: all.departments.slice(),
-  };
-  const rest = ix.all.clone();
+  tab.cells.set(all.cells);
+  tab.locations.set(all.locations);
+  tab.departments.set(all.departments);
+  const rest = borrowCopy(ix.all);
   andNotInto(rest, set);
   countRows(ix, rest, regional, tab, -1);
+  release(rest);
   return tab;
 }
 
@@ -305,6 +310,7 @@ export function prospectStats(engine: Engine, request: ProspectsStatsRequest) {
   const set = matchProspects(engine, filters);
   const total = cardinality(set);
   const { cells, locations, departments } = prospectTab(engine, set, total, regionalProspect(filters));
+  release(set);
   departments[0] = 0; // rows without a main department count in locations only
   const tab: CrossTab = { locations, topLocations: top(locations, locationLabel, STATS_TOP_KEYS) };
   const perLocation: Record<string, Counts> = {};
