@@ -24,6 +24,7 @@ const NAMES: [name: string, country: string][] = [
   ['Lumina Engenharia ME', 'BR'],
   ['Catalyst Foods Ltd', 'GB'],
   ['Catalyst Foods', 'US'],
+  ['The Crimson Anchor Works S.L.', 'ES'],
 ];
 /** Business i's id: 32 hex digits. */
 const id = (i: number) => i.toString(16).padStart(32, '0');
@@ -76,9 +77,10 @@ describe('business name decisions', () => {
     expect(match('Little Oak Company Ltd')).toBe(id(1));
   });
 
-  it('abstains when one name has a word the other lacks, weak or not', () => {
+  it('abstains when one name has a word the other lacks, weak or not; stop words aside', () => {
     expect(match('Redwood Systems, LLC')).toBeNull();
     expect(match('Pinnacle 14 LLC')).toBeNull();
+    expect(match('Crimson The Anchor Works S.L.')).toBe(id(13));
   });
 
   it('takes a word that some indexed name has as written, not as a typo', () => {

@@ -26,6 +26,10 @@ const bout = matchBusinessRows(
 );
 const differ = bout.filter((r, i) => r.business_id !== bplain[i]!.business_id).length;
 if (differ > 0) console.log(`!! ${differ} business rows decided differently with explanations`);
+bout.forEach((r, i) => {
+  if (r.business_id !== bplain[i]!.business_id)
+    console.log('!!', JSON.stringify(bset[i]!.input), bplain[i]!.business_id, r.business_id);
+});
 console.log(
   qualityTable(
     'businesses',

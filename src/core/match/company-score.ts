@@ -3,7 +3,7 @@
  * or, when the token counts differ and the names written without spaces are at most one edit apart,
  * their edit similarity if that is higher ("acme robotics" vs "acmerobotics"). Weak words such as "group" weigh less when both names have
  * them; a word only one name has counts in full, weak or not: "Redwood Systems" and "Redwood Systems
- * Global" may well be two companies. Gated: a pair that shares no near token (`nearTokens`) scores 0,
+ * Global" may well be two companies. Only stop words ("the", "and", "of") stay light when unmatched. Gated: a pair that shares no near token (`nearTokens`) scores 0,
  * which is exactly the set the blocking index can find.
  */
 import { nearTokens, osaDistance, tokenSimilarity } from './similarity.js';
@@ -28,6 +28,8 @@ const WEAK_WORDS: ReadonlySet<string> = new Set([
   'the',
 ]);
 const WEAK_WEIGHT = 0.35;
+/** Words that say nothing about identity: one name having them and the other not costs little. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(['and', 'of', 'the']);
 
 export interface ScoredName {
   tokens: readonly string[];
@@ -109,7 +111,7 @@ let pairCount = 0;
 
 /** How the last {@link alignedScore} call aligned the names (read right after the call). */
 export const lastAlignment = {
-  /** Tokens of either name left without a counterpart. */
+  /** Tokens of either name left without a counterpart (stop words such as "the" aside). */
   unmatched: 0,
   /** Whether the score came from the names written without spaces. */
   joined: false,
@@ -185,9 +187,26 @@ export function alignedScore(q: ScoredName, c: ScoredName): number {
     }
   }
   // A word only one name has counts in full (weight 1), weak or not.
-  const unmatched = q.tokens.length + c.tokens.length - 2 * pairs;
+  let unmatched = 0;
+  let unmatchedWeight = 0;
+  if (pairs < q.tokens.length) {
+    for (let i = 0; i < q.tokens.length; i++) {
+      if (pairOf[i] !== -1) continue;
+      const stop = STOP_WORDS.has(q.tokens[i] as string);
+      unmatched += stop ? 0 : 1;
+      unmatchedWeight += stop ? WEAK_WEIGHT : 1;
+    }
+  }
+  if (pairs < c.tokens.length) {
+    for (let j = 0; j < c.tokens.length; j++) {
+      if (used[j] === 1) continue;
+      const stop = STOP_WORDS.has(c.tokens[j] as string);
+      unmatched += stop ? 0 : 1;
+      unmatchedWeight += stop ? WEAK_WEIGHT : 1;
+    }
+  }
   lastAlignment.unmatched = unmatched;
-  const tokenScore = matched / (aligned + unmatched);
+  const tokenScore = matched / (aligned + unmatchedWeight);
   if (tokenScore >= 0.999) return 1;
   // Spacing differences change the token count; with equal counts the alignment already said it all.
   // Written without spaces, the names must then be equal up to one typo ("acme robotics" and

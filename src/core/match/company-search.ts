@@ -19,6 +19,7 @@ import {
   lastAlignment,
   scoredName,
   simMemo,
+  STOP_WORDS,
   type ScoredName,
 } from './company-score.js';
 import { formOutsideCountry, formsConflict, legalForm } from './legal-form.js';
@@ -150,8 +151,9 @@ export function searchCompanyName(
 }
 
 /**
- * The names made of exactly the distinct words of `q` (all of them indexed words), scored like
- * {@link fuzzyHits}: the postings of the rarest word, each name's words checked against the others.
+ * The names made of exactly the distinct words of `q` (all of them indexed words; stop words such as
+ * "the" aside), scored like {@link fuzzyHits}: the postings of the rarest word, each name's words checked
+ * against the others.
  */
 function sameWords(
   tokens: TokenIndex,
@@ -160,7 +162,13 @@ function sameWords(
   accept: (pos: number) => boolean,
   floor: number,
 ): Scored[] {
-  const ids = [...new Set(q.tokens.map((t) => tokens.vocabId.get(t) as number))];
+  const stop = new Set<number>();
+  for (const w of STOP_WORDS) {
+    const v = tokens.vocabId.get(w);
+    if (v !== undefined) stop.add(v);
+  }
+  const ids = [...new Set(q.tokens.map((t) => tokens.vocabId.get(t) as number))].filter((v) => !stop.has(v));
+  if (ids.length === 0) return fuzzyHits(tokens, scoredOf, q, accept, floor);
   let rarest = ids[0] as number;
   const size = (v: number) => (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
   for (const v of ids) if (size(v) < size(rarest)) rarest = v;
@@ -169,7 +177,9 @@ function sameWords(
     const doc = tokens.post[p] as number;
     const start = tokens.docStart[doc] as number;
     const end = tokens.docStart[doc + 1] as number;
-    if (end - start !== ids.length) continue;
+    let words = 0;
+    for (let j = start; j < end; j++) if (!stop.has(tokens.docTok[j] as number)) words++;
+    if (words !== ids.length) continue;
     let all = true;
     for (const v of ids) {
       let has = false;
@@ -193,7 +203,7 @@ function sameWords(
  * more, since a word within two edits is then 8+ long), which found none.
  */
 function unalignable(tokens: TokenIndex, t: string): boolean {
-  if (tokens.vocabId.has(t)) return false;
+  if (tokens.vocabId.has(t) || STOP_WORDS.has(t)) return false; // a stop word may stay unmatched
   if (t.length < 4) return true;
   if (t.length > 4 && t.length < 10) return false;
   return nearVocabulary(tokens, t).length === 0;
