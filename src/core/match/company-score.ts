@@ -64,7 +64,7 @@ let memoEpoch = 0;
  */
 export function simMemo(tokens: number, vocabulary: number): { epoch: number; stride: number } | null {
   const size = tokens * vocabulary;
-  if (tokens > 16 || size > 1 << 24) return null;
+  if (tokens > 16 || size > 1 << 22) return null; // at most 4M slots (48 MB of scratch)
   if (memoStamp.length < size) {
     memoStamp = new Int32Array(Math.max(size, memoStamp.length * 2));
     memoValue = new Float64Array(memoStamp.length);
