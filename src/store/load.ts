@@ -178,7 +178,7 @@ export async function loadSnapshot(
     throw e;
   } finally {
     if (!db.inTransaction) db.pragma(`synchronous = ${previousSync}`);
-    if (wal && !db.inTransaction) db.pragma('journal_mode = WAL');
+    if (wal && !db.inTransaction) restoreWal(db);
     if (poolStart) await (await poolStart)?.close();
   }
 }
@@ -197,6 +197,15 @@ function leaveWal(db: Db): boolean {
     return db.pragma('journal_mode = DELETE', { simple: true }) === 'delete';
   } catch {
     return false;
+  }
+}
+
+/** Back to WAL; when another connection is reading right now, the next open switches it instead. */
+function restoreWal(db: Db): void {
+  try {
+    db.pragma('journal_mode = WAL');
+  } catch {
+    // SQLITE_BUSY: keep the rollback journal; `openDatabase` sets WAL again.
   }
 }
 
