@@ -101,19 +101,32 @@ function respond<T>(plan: PagePlan, data: T[]): FetchResult<T> {
   return { data, total_results: plan.total_results, page: plan.page, total_pages: plan.total_pages };
 }
 
+/** One page over a lent matching set (given back afterwards): `exclude` removed, then planned and built. */
+function pageOf<T>(
+  engine: Engine,
+  set: Bitset,
+  request: Common & { exclude?: string[] | null },
+  entity: CursorEntity,
+  version: 1 | 2,
+  rowids: (engine: Engine, ids: readonly string[]) => number[],
+  records: (engine: Engine, rows: readonly number[], mode: FetchMode) => T[],
+): FetchResult<T> {
+  try {
+    if (request.exclude?.length) excludeRows(set, rowids(engine, request.exclude));
+    const plan = planPage(engine, set, request, entity, version);
+    return respond(plan, records(engine, plan.rows, request.mode));
+  } finally {
+    release(set);
+  }
+}
+
 /**
  * One page of prospects.
  * @example fetchProspects(engine, { mode: 'full', page_size: 100, filters: { country_code: { values: ['us'] } } }, 1)
  */
 export function fetchProspects(engine: Engine, request: ProspectsFetchRequest, version: 1 | 2) {
   const set = matchProspects(engine, request.filters);
-  try {
-    if (request.exclude?.length) excludeRows(set, prospectRowids(engine, request.exclude));
-    const plan = planPage(engine, set, request, 'prospect', version);
-    return respond(plan, prospectRecords(engine, plan.rows, request.mode));
-  } finally {
-    release(set);
-  }
+  return pageOf(engine, set, request, 'prospect', version, prospectRowids, prospectRecords);
 }
 
 /**
@@ -122,11 +135,5 @@ export function fetchProspects(engine: Engine, request: ProspectsFetchRequest, v
  */
 export function fetchBusinesses(engine: Engine, request: BusinessesFetchRequest, version: 1 | 2) {
   const set = matchBusinesses(engine, request.filters, version);
-  try {
-    if (request.exclude?.length) excludeRows(set, businessRowids(engine, request.exclude));
-    const plan = planPage(engine, set, request, 'business', version);
-    return respond(plan, businessRecords(engine, plan.rows, request.mode));
-  } finally {
-    release(set);
-  }
+  return pageOf(engine, set, request, 'business', version, businessRowids, businessRecords);
 }

@@ -76,7 +76,7 @@ function experienceLines(p: ProspectRecord): string[] {
 
 // The records below are object literals in wire order, not spreads of shared parts: a spread-built
 // record (a dozen keys added one by one) cost ~10× more to build and to encode.
-export function prospectRecord(p: ProspectRecord, row: ProspectCompany, mode: FetchMode) {
+export function prospectRecord(p: ProspectRecord, row: ProspectCompany) {
   const levels = p.job_level_array.length ? p.job_level_array : p.job_level_main ? [p.job_level_main] : [];
   const departments = p.job_department_array.length
     ? p.job_department_array
@@ -89,28 +89,6 @@ export function prospectRecord(p: ProspectRecord, row: ProspectCompany, mode: Fe
   const regionName =
     p.region_name ??
     (p.region_country_code ? (REGION_NAME_BY_CODE.get(p.region_country_code) ?? null) : null);
-  if (mode === 'preview') {
-    return {
-      prospect_id: p.prospect_id,
-      professional_email_hashed: professionalEmailHash(p),
-      first_name: p.first_name,
-      last_name: p.last_name,
-      full_name: p.full_name,
-      country_name: countryName,
-      region_name: regionName,
-      city: p.city,
-      company_name: row.company_name,
-      company_website: row.company_website,
-      job_department: p.job_department_main,
-      job_department_array: departments,
-      job_department_main: p.job_department_main,
-      job_seniority_level: seniority,
-      job_level_array: levels,
-      job_level_main: p.job_level_main,
-      job_title: p.job_title,
-      business_id: p.business_id,
-    };
-  }
   return {
     prospect_id: p.prospect_id,
     professional_email_hashed: professionalEmailHash(p),
@@ -141,27 +119,11 @@ export function prospectRecord(p: ProspectRecord, row: ProspectCompany, mode: Fe
 
 export type ProspectWire = ReturnType<typeof prospectRecord>;
 
-export function businessRecord(b: BusinessRecord, events: string[], mode: FetchMode) {
+export function businessRecord(b: BusinessRecord, events: string[]) {
   const countryName =
     b.country_name ?? (b.country_code ? (COUNTRY_NAME_BY_CODE.get(b.country_code) ?? null) : null);
   const region =
     b.region ?? (b.region_country_code ? (REGION_NAME_BY_CODE.get(b.region_country_code) ?? null) : null);
-  if (mode === 'preview') {
-    return {
-      business_id: b.business_id,
-      name: b.name,
-      domain: b.domain,
-      logo: b.logo,
-      website: b.website,
-      country_name: countryName,
-      region,
-      city_name: b.city_name,
-      number_of_employees_range: b.number_of_employees_range,
-      yearly_revenue_range: b.yearly_revenue_range,
-      naics: b.naics,
-      naics_description: b.naics_description,
-    };
-  }
   return {
     business_id: b.business_id,
     name: b.name,
@@ -235,12 +197,12 @@ export function pick(full: Record<string, unknown>, keys: readonly string[]): Re
 
 /** The `wire` blob of a prospect: its full fetch record. */
 export function prospectWire(p: ProspectRecord, company: ProspectCompany): Buffer {
-  return packJson(prospectRecord(p, company, 'full'));
+  return packJson(prospectRecord(p, company));
 }
 
 /** The `wire` blob of a business: its full fetch record with `events: []` (filled in at read time). */
 export function businessWire(b: BusinessRecord): Buffer {
-  return packJson(businessRecord(b, [], 'full'));
+  return packJson(businessRecord(b, []));
 }
 
 /** What the prospect index reads beyond the scalar columns. */
