@@ -25,6 +25,8 @@ const NAMES: [name: string, country: string][] = [
   ['Catalyst Foods Ltd', 'GB'],
   ['Catalyst Foods', 'US'],
   ['The Crimson Anchor Works S.L.', 'ES'],
+  ['Barcelona Tecnologías', 'ES'],
+  ['Evergreen 9', 'GB'],
 ];
 /** Business i's id: 32 hex digits. */
 const id = (i: number) => i.toString(16).padStart(32, '0');
@@ -81,6 +83,8 @@ describe('business name decisions', () => {
     expect(match('Redwood Systems, LLC')).toBeNull();
     expect(match('Pinnacle 14 LLC')).toBeNull();
     expect(match('Crimson The Anchor Works S.L.')).toBe(id(13));
+    // "9" is an indexed word ("Evergreen 9"): taken as written, not as a spacing difference.
+    expect(match('Barcelona 9 Tecnologías S.L.')).toBeNull();
   });
 
   it('takes a word that some indexed name has as written, not as a typo', () => {

@@ -256,12 +256,15 @@ export function decideFuzzy(
   if (hits[0] === undefined || hits[0].score < TYPO_THRESHOLD) return null;
   // Words in another order must be the same words (typos and reordering together are too much): such
   // candidates are out. Only candidates that could win or stand within a margin of the winner matter.
+  // When every query word is an indexed word, taken as written, a name spaced otherwise is another
+  // name ("Barcelona 9 Tecnologías" is not "Barcelona Tecnologías"): only names with the same words count.
+  const allKnown = scored.known !== undefined && scored.known.every(Boolean);
   const kept: Scored[] = [];
   for (const h of hits) {
     if (h.score < TYPO_THRESHOLD - WIDE_MARGIN) break;
     if (h.score < 1) {
       alignedScore(scored, ctx.scored(h.pos));
-      if (!lastAlignedInOrder()) continue;
+      if (!lastAlignedInOrder() || (allKnown && lastAlignment.joined)) continue;
     }
     kept.push(h);
   }
