@@ -5,6 +5,7 @@
  * picks its keys from it. Business `events` = distinct names of the business's events in the 90 days
  * before the engine's clock, newest first (they depend on the clock, so they are read per request).
  */
+import type { Statement } from 'better-sqlite3';
 import type { Engine } from '../engine.js';
 import {
   BUSINESS_PREVIEW_KEYS,
@@ -19,10 +20,14 @@ export { businessRecord, professionalEmailHash, prospectRecord, type FetchMode }
 const DAY_MS = 86_400_000;
 export const RECENT_EVENT_DAYS = 90;
 
+/** Records read per statement: one `rowid IN (…)` read instead of a native call per row. */
+const BATCH = 100;
+const IN_LIST = `(${Array(BATCH).fill('?').join(', ')})`;
+
 function statements(engine: Engine) {
   return engine.cached('search.recordStatements', (e) => ({
-    prospect: e.db.prepare('SELECT wire FROM prospects WHERE rowid = ?').pluck(),
-    business: e.db.prepare('SELECT wire FROM businesses WHERE rowid = ?').pluck(),
+    prospects: e.db.prepare(`SELECT rowid, wire FROM prospects WHERE rowid IN ${IN_LIST}`).raw(),
+    businesses: e.db.prepare(`SELECT rowid, wire FROM businesses WHERE rowid IN ${IN_LIST}`).raw(),
     events: e.db
       .prepare(
         `SELECT event_name FROM events WHERE entity_id = ? AND entity_type = 'business' AND event_time >= ?
@@ -32,24 +37,32 @@ function statements(engine: Engine) {
   }));
 }
 
+/** The stored fetch records of `rows`, decoded, in the given order (rowid 0 pads a short batch: none has it). */
+function storedRecords(read: Statement, rows: readonly number[]): Record<string, unknown>[] {
+  const byRow = new Map<number, Buffer>();
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const batch = rows.slice(i, i + BATCH);
+    while (batch.length < BATCH) batch.push(0);
+    for (const [rowid, wire] of read.all(batch) as [number, Buffer][]) byRow.set(rowid, wire);
+  }
+  return rows.map((rowid) => wireCodec.unpack(byRow.get(rowid)!) as Record<string, unknown>);
+}
+
 /** Wire records of prospect rowids, in the given order. */
 export function prospectRecords(engine: Engine, rows: readonly number[], mode: FetchMode) {
-  const st = statements(engine);
-  return rows.map((rowid) => {
-    const full = wireCodec.unpack(st.prospect.get(rowid) as Buffer) as Record<string, unknown>;
-    return mode === 'full' ? full : pick(full, PROSPECT_PREVIEW_KEYS);
-  });
+  const full = storedRecords(statements(engine).prospects, rows);
+  return mode === 'full' ? full : full.map((r) => pick(r, PROSPECT_PREVIEW_KEYS));
 }
 
 /** Wire records of business rowids, in the given order. */
 export function businessRecords(engine: Engine, rows: readonly number[], mode: FetchMode) {
   const st = statements(engine);
+  const full = storedRecords(st.businesses, rows);
+  if (mode === 'preview') return full.map((r) => pick(r, BUSINESS_PREVIEW_KEYS));
   const since = engine.now() - RECENT_EVENT_DAYS * DAY_MS;
-  return rows.map((rowid) => {
-    const full = wireCodec.unpack(st.business.get(rowid) as Buffer) as Record<string, unknown>;
-    if (mode === 'preview') return pick(full, BUSINESS_PREVIEW_KEYS);
+  for (const r of full) {
     // `events` keeps its place in the stored record; only its value is per request.
-    full.events = [...new Set(st.events.all(full.business_id, since) as string[])];
-    return full;
-  });
+    r.events = [...new Set(st.events.all(r.business_id, since) as string[])];
+  }
+  return full;
 }
