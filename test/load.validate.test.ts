@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { fastBusiness, fastProspect, LOAD_SCHEMAS, validator } from '../src/store/validate.js';
+import { entries } from './support/entries.js';
 
 const demo = (stream: string): Record<string, unknown>[] =>
   gunzipSync(readFileSync(new URL(`../fixtures/demo/${stream}.jsonl.gz`, import.meta.url)))
@@ -42,14 +43,6 @@ function agree(stream: Stream, value: unknown): void {
     expect(entries(got.record)).toEqual(entries(expected.data));
   }
 }
-
-/** Objects as `[key, value]` lists, so that a difference in key order shows in a diff. */
-const entries = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(entries)
-    : v && typeof v === 'object'
-      ? Object.entries(v).map(([k, x]) => [k, entries(x)])
-      : v;
 
 /** Values that sit on the edges of the schemas: wrong types, case, ranges, shapes. */
 const EDGES: unknown[] = [
@@ -139,7 +132,10 @@ const mutated = (records: Record<string, unknown>[]) =>
     .map(([at, edits]) => {
       const record = structuredClone(records[at]!);
       const keys = [...Object.keys(record), 'extra_field', '__proto__'];
-      for (const [k, inner, kind, value] of edits) {
+      for (const [k, inner, kind, shared] of edits) {
+        // A copy: EDGES holds shared objects, and an edit into one placed earlier made a cycle (and
+        // changed EDGES for every later run).
+        const value = structuredClone(shared);
         const name = keys[k % keys.length]!;
         const current = record[name];
         if (kind === 0) delete record[name];

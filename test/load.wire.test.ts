@@ -21,6 +21,7 @@ import {
   wireCodec,
   type FetchMode,
 } from '../src/store/wire.js';
+import { entries } from './support/entries.js';
 
 const demo = (stream: 'businesses' | 'prospects'): unknown[] => {
   const validate = validator(stream);
@@ -190,12 +191,6 @@ describe('pre-built fetch records', () => {
   });
 
   it('are written by packJson as MessagePack that msgpackr reads back as it reads its own', () => {
-    const entries = (v: unknown): unknown =>
-      Array.isArray(v)
-        ? v.map(entries)
-        : v && typeof v === 'object'
-          ? Object.entries(v).map(([k, x]) => [k, entries(x)])
-          : v;
     const roundTrip = (v: unknown) => {
       expect(entries(wireCodec.unpack(packJson(v)))).toEqual(entries(wireCodec.unpack(wireCodec.pack(v))));
     };
