@@ -64,29 +64,27 @@ function setRows(out: Bitset, rows: Uint32Array, from: number, to: number): void
   }
 }
 
-/** Rows whose value lies in `[gte, lte]` (either bound optional), written into `into` when given. */
+/** Rows whose value lies in `[gte, lte]` (either bound optional), written into `out` when given. */
 export function rangeRows(
   index: RangeIndex,
   size: number,
   gte: number | null,
   lte: number | null,
-  into: Bitset = new Bitset(size),
+  out: Bitset = new Bitset(size),
 ): Bitset {
   const from = gte === null ? 0 : lowerBound(index.values, Math.max(gte, -0x80000000));
   const to = lte === null ? index.values.length : lowerBound(index.values, Math.min(lte, 0x7ffffffe) + 1);
-  const out = into;
-  out.words.fill(0);
-  if (from >= to) return out;
   // The cuts inside [from, to]: the rows between them come from two prefix bitsets.
   const { cuts, before } = index;
   const first = lowerBound(cuts, from);
   const last = lowerBound(cuts, to + 1) - 1;
   if (first >= last) {
+    out.words.fill(0);
     setRows(out, index.rows, from, to);
     return out;
   }
   const w = out.words;
-  w.set(before[last]!.words);
+  w.set(before[last]!.words); // overwrites every word
   const lower = before[first]!.words;
   for (let i = 0; i < w.length; i++) w[i]! &= ~lower[i]!;
   setRows(out, index.rows, from, cuts[first]!);
