@@ -10,6 +10,7 @@ import {
   splitKey,
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
+import { pairEntry } from '../../indexes/match/pair-index.js';
 import { candidates, nearVocabulary, type TokenIndex } from '../../indexes/match/token-index.js';
 import { companyMatchKey, words } from '../../normalise/index.js';
 import {
@@ -152,8 +153,8 @@ export function searchCompanyName(
 
 /**
  * The names made of exactly the distinct words of `q` (all of them indexed words; stop words such as
- * "the" aside), scored like {@link fuzzyHits}: the postings of the rarest word, each name's words checked
- * against the others.
+ * "the" aside), scored like {@link fuzzyHits}: the names holding the two rarest words (or the one word),
+ * each name's words checked against the others.
  */
 function sameWords(
   tokens: TokenIndex,
@@ -169,12 +170,22 @@ function sameWords(
   }
   const ids = [...new Set(q.tokens.map((t) => tokens.vocabId.get(t) as number))].filter((v) => !stop.has(v));
   if (ids.length === 0) return fuzzyHits(tokens, scoredOf, q, accept, floor);
-  let rarest = ids[0] as number;
+  // Names holding the two rarest words (the pair postings), or the one word's postings.
   const size = (v: number) => (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
-  for (const v of ids) if (size(v) < size(rarest)) rarest = v;
+  const [a, b] = ids.sort((x, y) => size(x) - size(y) || x - y) as [number, number | undefined];
+  let post = tokens.post;
+  let from = tokens.postStart[a] as number;
+  let to = tokens.postStart[a + 1] as number;
+  if (b !== undefined) {
+    const e = pairEntry(tokens.pairs, a, b);
+    if (e < 0) return [];
+    post = tokens.pairs.post;
+    from = tokens.pairs.postStart[e] as number;
+    to = tokens.pairs.postStart[e + 1] as number;
+  }
   const hits: Scored[] = [];
-  for (let p = tokens.postStart[rarest] as number; p < (tokens.postStart[rarest + 1] as number); p++) {
-    const doc = tokens.post[p] as number;
+  for (let p = from; p < to; p++) {
+    const doc = post[p] as number;
     const start = tokens.docStart[doc] as number;
     const end = tokens.docStart[doc + 1] as number;
     let words = 0;

@@ -7,6 +7,7 @@
  * common that their postings exceed the budget (then only positions hit by two query tokens do).
  */
 import { nearTokens } from '../../core/match/similarity.js';
+import { buildPairIndex, pairEntry, type PairIndex } from './pair-index.js';
 
 export interface TokenIndex {
   /** Number of indexed documents (names). */
@@ -20,6 +21,8 @@ export interface TokenIndex {
   /** Tokens of document `i`: vocabulary ids `docTok[docStart[i] .. docStart[i + 1])`. */
   readonly docStart: Int32Array;
   readonly docTok: Int32Array;
+  /** Documents by pairs of their tokens (candidates sharing two query words without long postings). */
+  readonly pairs: PairIndex;
   /** One-deletion variant → vocabulary ids (tokens of 4+ characters). */
   readonly deletes: ReadonlyMap<string, number | number[]>;
   /** Two-deletion variant → vocabulary ids (tokens of 8+ characters, which allow two typos). */
@@ -128,6 +131,7 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     post,
     docStart,
     docTok,
+    pairs: buildPairIndex(vocab.length, count, docStart, docTok),
     deletes,
     deletes2,
     nearMemo: new Map(),
@@ -280,9 +284,12 @@ function postings(index: TokenIndex, near: readonly number[]): number {
 
 /**
  * The documents near-matching the most query tokens (at least two when the budget ran out), without
- * walking every posting: a document near-matching m of k query tokens holds one of the k - m + 1
- * rarest, so the rarest tokens' postings are read first, each document's count taken from its own
- * tokens, and the next rarest are read only while no document reaches the count tried.
+ * walking the query words' postings. A document near-matching two query tokens has a pair of tokens near
+ * them, so it is in the pair postings of their near tokens (or, for one document token near both, in that
+ * token's postings). A document near-matching m of k query tokens matches two of any k - m + 2 of them,
+ * so the pairs of the rarest two are read first, then the pairs each next rarest token adds, while no
+ * document reaches the count tried; each document's count is taken from its own tokens. Only when no
+ * document shares two query tokens and one is enough are the single postings read.
  */
 function mostShared(index: TokenIndex, hits: readonly (readonly number[])[], complete: boolean): Candidates {
   const s = index.scratch;
@@ -293,24 +300,40 @@ function mostShared(index: TokenIndex, hits: readonly (readonly number[])[], com
     for (const v of hits[q] as readonly number[]) s.mask[v] = (s.mask[v] as number) | (1 << q);
   const epoch = ++s.epoch;
   const seen: number[] = [];
+  let best = 0;
+  const visit = (post: Int32Array, from: number, to: number) => {
+    for (let p = from; p < to; p++) {
+      const doc = post[p] as number;
+      if (s.stamp[doc] === epoch) continue;
+      s.stamp[doc] = epoch;
+      let bits = 0;
+      for (let j = index.docStart[doc] as number; j < (index.docStart[doc + 1] as number); j++) {
+        bits |= s.mask[index.docTok[j] as number] as number;
+      }
+      let n = 0;
+      for (; bits !== 0; bits &= bits - 1) n++;
+      s.count[doc] = n;
+      if (n > best) best = n;
+      seen.push(doc);
+    }
+  };
+  const pairs = index.pairs;
   const floor = complete ? 1 : 2;
   let need = floor;
-  let best = 0;
-  for (let m = k, r = 0; m >= floor; m--, r++) {
-    for (const v of hits[order[r] as number] as readonly number[]) {
-      for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
-        const doc = index.post[p] as number;
-        if (s.stamp[doc] === epoch) continue;
-        s.stamp[doc] = epoch;
-        let bits = 0;
-        for (let j = index.docStart[doc] as number; j < (index.docStart[doc + 1] as number); j++) {
-          bits |= s.mask[index.docTok[j] as number] as number;
+  for (let m = k, added = 1; m >= 2; m--, added++) {
+    // The slot `added` (in rarity order) joins: read its pairs with every rarer slot.
+    const qb = order[added] as number;
+    for (let r = 0; r < added; r++) {
+      const qa = order[r] as number;
+      for (const a of hits[qa] as readonly number[]) {
+        for (const b of hits[qb] as readonly number[]) {
+          if (a === b) {
+            visit(index.post, index.postStart[a] as number, index.postStart[a + 1] as number);
+            continue;
+          }
+          const e = pairEntry(pairs, a, b);
+          if (e >= 0) visit(pairs.post, pairs.postStart[e] as number, pairs.postStart[e + 1] as number);
         }
-        let n = 0;
-        for (; bits !== 0; bits &= bits - 1) n++;
-        s.count[doc] = n;
-        if (n > best) best = n;
-        seen.push(doc);
       }
     }
     // Every document near-matching m query tokens has now been seen.
@@ -318,6 +341,10 @@ function mostShared(index: TokenIndex, hits: readonly (readonly number[])[], com
       need = m;
       break;
     }
+  }
+  if (best < 2 && floor === 1) {
+    for (const near of hits)
+      for (const v of near) visit(index.post, index.postStart[v] as number, index.postStart[v + 1] as number);
   }
   for (let q = 0; q < k; q++) for (const v of hits[q] as readonly number[]) s.mask[v] = 0;
   const kept: number[] = [];
