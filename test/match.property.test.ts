@@ -55,7 +55,7 @@ describe('fuzzy name index', () => {
         const found = new Set(nearVocabulary(index, q).map((v) => index.vocab[v]));
         const budget = (v: string) => {
           const n = Math.min(v.length, q.length);
-          return n < 4 ? 0 : n < 8 ? 1 : 2;
+          return n < 4 ? 0 : n < 5 ? 1 : 2;
         };
         const expected = vocab.filter(
           (v) => v === q || (budget(v) > 0 && osaDistance(v, q, budget(v)) <= budget(v)),

@@ -30,6 +30,10 @@ if (file && existsSync(file)) {
   const before = JSON.parse(readFileSync(file, 'utf8')) as (string | null)[];
   const differ = got.filter((id, i) => id !== before[i]).length;
   console.log(`${differ} rows answered differently from ${file}`);
+  if (process.env.SHOW_DIFF)
+    got.forEach((id, i) => {
+      if (id !== before[i]) console.log(bset[i]!.kind, JSON.stringify(bset[i]!.input), 'truth', bset[i]!.truth, 'before', before[i], 'now', id);
+    });
 } else if (file) writeFileSync(file, JSON.stringify(got));
 t = performance.now();
 matchBusinessRows(engine, all);

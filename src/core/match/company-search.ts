@@ -129,10 +129,23 @@ export function searchCompanyName(
     return { exact: true, hits: exact.sort((a, b) => a - b).map((pos) => ({ pos, score: 1 })) };
   const tokens = ctx.tokens();
   const scored = withKnown(q.scored, tokens);
-  if (forDecision && scored.tokens.length <= 3 && scored.tokens.some((t) => unalignable(tokens, t))) {
-    // A query word that lines up with no indexed word leaves only names written with other spacing
-    // to decide on ({@link decideFuzzy}); with at most three query words, every other candidate scores
-    // below 0.835, too low to stand within the margin of such a match (at least 0.875). Score only those.
+  // Only a decision to make: candidates below what a decision can use are not even sorted.
+  const floor = forDecision ? TYPO_THRESHOLD - WIDE_MARGIN : FLOOR;
+  if (forDecision && scored.known !== undefined && scored.known.every(Boolean)) {
+    // Every query word is an indexed word, taken as written: only a name with the same words can line
+    // up word for word ({@link decideFuzzy}), i.e. the same words in another order.
+    return { exact: false, hits: sameWords(tokens, ctx.scored, scored, ok, floor), scored };
+  }
+  const found = candidates(tokens, scored.tokens);
+  if (
+    forDecision &&
+    scored.tokens.length <= 3 &&
+    (found.shared < distinctWords(scored.tokens) || scored.tokens.some((t) => unalignable(tokens, t)))
+  ) {
+    // Every candidate leaves a query word without a counterpart (a word lines up only with a near word,
+    // and none near-matches them all, or one has no near word at all), so only names written with other spacing are left to decide on
+    // ({@link decideFuzzy}); with at most three query words, every other candidate scores at most 0.8,
+    // too low to win over or stand within the margin of such a match (at least 0.875). Score only those.
     const base = ok;
     const n = scored.tokens.length;
     const length = scored.joined.length;
@@ -141,14 +154,22 @@ export function searchCompanyName(
       return c.tokens.length !== n && Math.abs(c.joined.length - length) <= 1 && base(p);
     };
   }
-  // Only a decision to make: candidates below what a decision can use are not even sorted.
-  const floor = forDecision ? TYPO_THRESHOLD - WIDE_MARGIN : FLOOR;
-  if (forDecision && scored.known !== undefined && scored.known.every(Boolean)) {
-    // Every query word is an indexed word, taken as written: only a name with the same words can line
-    // up word for word ({@link decideFuzzy}), i.e. the same words in another order.
-    return { exact: false, hits: sameWords(tokens, ctx.scored, scored, ok, floor), scored };
+  return { exact: false, hits: fuzzyHits(tokens, ctx.scored, scored, ok, floor, found), scored };
+}
+
+/** Whether a query word is near no indexed word (a stop word may stay unmatched, so it never is). */
+function unalignable(tokens: TokenIndex, t: string): boolean {
+  return !STOP_WORDS.has(t) && nearVocabulary(tokens, t).length === 0;
+}
+
+/** Distinct query words a decision needs lined up (stop words such as "the" may stay unmatched). */
+function distinctWords(tokens: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    if (!STOP_WORDS.has(t) && tokens.indexOf(t) === i) n++;
   }
-  return { exact: false, hits: fuzzyHits(tokens, ctx.scored, scored, ok, floor), scored };
+  return n;
 }
 
 /**
@@ -206,18 +227,6 @@ function sameWords(
   }
   hits.sort(byScore);
   return hits;
-}
-
-/**
- * Whether a query word can line up with no indexed word: it is not one, and every word the scorer could
- * line it up with is one the candidate generator reaches too (same typo budget: 4 characters, or 10 and
- * more, since a word within two edits is then 8+ long), which found none.
- */
-function unalignable(tokens: TokenIndex, t: string): boolean {
-  if (tokens.vocabId.has(t) || STOP_WORDS.has(t)) return false; // a stop word may stay unmatched
-  if (t.length < 4) return true;
-  if (t.length > 4 && t.length < 10) return false;
-  return nearVocabulary(tokens, t).length === 0;
 }
 
 /**
@@ -310,8 +319,8 @@ export function fuzzyHits(
   q: ScoredName,
   accept?: (pos: number) => boolean,
   floor = FLOOR,
+  found = candidates(tokens, q.tokens),
 ): Scored[] {
-  const found = candidates(tokens, q.tokens);
   const hits: Scored[] = [];
   for (const pos of found.positions) {
     if (accept !== undefined && !accept(pos)) continue;

@@ -66,12 +66,13 @@ export function typoBudget(length: number): number {
 }
 
 /**
- * Typos candidate generation reaches in a token of this length: none under 4 characters, 1 up to 7, 2
- * from 8 (the deletion neighbourhoods of the token index). A name whose typos all fall outside this is
- * still found through its other words.
+ * Typos candidate generation reaches in a token of this length: the scorer's {@link typoBudget} (the
+ * deletion neighbourhoods of the token index reach two deletions from 5 characters). With the two budgets
+ * equal, every word the scorer lines up with a query word is one the index finds, so a name with typos
+ * in all its words is found through the pairs of its own words, not through every name sharing one.
  */
 export function nearBudget(length: number): number {
-  return length < 4 ? 0 : length < 8 ? 1 : 2;
+  return typoBudget(length);
 }
 
 /**
@@ -88,7 +89,7 @@ export function tokenSimilarity(a: string, b: string): number {
 
 /**
  * Whether two tokens are "near" for candidate generation: equal, or within the {@link nearBudget} of
- * the shorter one (one OSA edit from 4 characters, two from 8). The blocking index finds exactly these pairs
+ * the shorter one (one OSA edit in 4 characters, two from 5). The blocking index finds exactly these pairs
  * (deletion neighbourhoods), which is what lets the indexed search promise the brute-force answer.
  */
 export function nearTokens(a: string, b: string): boolean {

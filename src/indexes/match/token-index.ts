@@ -1,7 +1,7 @@
 /**
  * Token blocking for fuzzy name matching: an inverted index from name tokens to dense positions, plus
  * deletion neighbourhoods (SymSpell style) over the vocabulary so a query token finds every vocabulary
- * token within its typo budget (`nearTokens`: one edit from 4 characters, two from 8) without scanning
+ * token within its typo budget (`nearTokens`: one edit in 4 characters, two from 5) without scanning
  * the vocabulary. Candidate generation is exact:
  * every position sharing a near token with the query comes back, unless the query's tokens are so
  * common that their postings exceed the budget (then only positions hit by two query tokens do).
@@ -25,7 +25,7 @@ export interface TokenIndex {
   readonly pairs: PairIndex;
   /** One-deletion variant → vocabulary ids (tokens of 4+ characters). */
   readonly deletes: ReadonlyMap<string, number | number[]>;
-  /** Two-deletion variant → vocabulary ids (tokens of 8+ characters, which allow two typos). */
+  /** Two-deletion variant → vocabulary ids (tokens of 5+ characters, which allow two typos). */
   readonly deletes2: ReadonlyMap<string, number | number[]>;
   /** Query word → its near vocabulary ids, for words seen before ({@link nearVocabulary}). */
   readonly nearMemo: Map<string, readonly number[]>;
@@ -52,9 +52,9 @@ export function deletionVariants(token: string): string[] {
   return out;
 }
 
-/** Each distinct string obtained by deleting two characters (only for tokens of 8+ characters). */
+/** Each distinct string obtained by deleting two characters (only for tokens of 5+ characters). */
 export function deletionVariants2(token: string): string[] {
-  if (token.length < 8) return [];
+  if (token.length < 5) return [];
   const out = new Set<string>();
   for (let i = 0; i < token.length; i++) {
     const once = token.slice(0, i) + token.slice(i + 1);
@@ -185,7 +185,7 @@ function findNear(index: TokenIndex, token: string): number[] {
     const v = index.vocabId.get(key);
     if (v !== undefined) consider(v);
   };
-  const two = token.length >= 8;
+  const two = token.length >= 5;
   probe(index.deletes, token);
   if (two) probe(index.deletes2, token);
   for (const d of deletionVariants(token)) {
@@ -195,7 +195,7 @@ function findNear(index: TokenIndex, token: string): number[] {
   }
   if (two) {
     for (const d of deletionVariants2(token)) {
-      if (d.length >= 8) vocabulary(d);
+      if (d.length >= 5) vocabulary(d);
       probe(index.deletes, d);
       probe(index.deletes2, d);
     }
@@ -219,6 +219,8 @@ export interface Candidates {
   positions: number[];
   /** False when pruning applied (the answer may then differ from a full scan). */
   complete: boolean;
+  /** The most query tokens any returned document near-matches (0 when none is returned). */
+  shared: number;
 }
 
 /**
@@ -267,13 +269,13 @@ export function candidates(index: TokenIndex, queryTokens: readonly string[], bu
   }
   // Many candidates: keep those near-matching as many query tokens as the best of them (and at least
   // two when the budget ran out). Small candidate sets are returned whole, exactly.
-  if (complete && touched.length <= PRUNE_ABOVE) return { positions: touched, complete };
   let most = 0;
   for (const doc of touched) if ((s.count[doc] as number) > most) most = s.count[doc] as number;
+  if (complete && touched.length <= PRUNE_ABOVE) return { positions: touched, complete, shared: most };
   const need = Math.max(most, complete ? 1 : 2);
   const kept: number[] = [];
   for (const doc of touched) if ((s.count[doc] as number) >= need) kept.push(doc);
-  return { positions: kept, complete: complete && need <= 1 };
+  return { positions: kept, complete: complete && need <= 1, shared: kept.length > 0 ? need : 0 };
 }
 
 function postings(index: TokenIndex, near: readonly number[]): number {
@@ -349,5 +351,5 @@ function mostShared(index: TokenIndex, hits: readonly (readonly number[])[], com
   for (let q = 0; q < k; q++) for (const v of hits[q] as readonly number[]) s.mask[v] = 0;
   const kept: number[] = [];
   if (best >= need) for (const doc of seen) if ((s.count[doc] as number) >= need) kept.push(doc);
-  return { positions: kept, complete: complete && need <= 1 };
+  return { positions: kept, complete: complete && need <= 1, shared: kept.length > 0 ? need : 0 };
 }
