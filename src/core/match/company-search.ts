@@ -149,10 +149,8 @@ export function searchCompanyName(
     const base = ok;
     const n = scored.tokens.length;
     const length = scored.joined.length;
-    ok = (p) => {
-      const c = ctx.scored(p);
-      return c.tokens.length !== n && Math.abs(c.joined.length - length) <= 1 && base(p);
-    };
+    ok = (p) =>
+      tokens.docWords[p] !== n && Math.abs((tokens.docJoined[p] as number) - length) <= 1 && base(p);
   }
   return { exact: false, hits: fuzzyHits(tokens, ctx.scored, scored, ok, floor, found), scored };
 }

@@ -21,6 +21,9 @@ export interface TokenIndex {
   /** Tokens of document `i`: vocabulary ids `docTok[docStart[i] .. docStart[i + 1])`. */
   readonly docStart: Int32Array;
   readonly docTok: Int32Array;
+  /** Words of document `i` counting repeats (up to 255), and their length written without spaces. */
+  readonly docWords: Uint8Array;
+  readonly docJoined: Uint16Array;
   /** Documents by pairs of their tokens (candidates sharing two query words without long postings). */
   readonly pairs: PairIndex;
   /** One-deletion variant → vocabulary ids (tokens of 4+ characters). */
@@ -80,10 +83,16 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
   const vocab: string[] = [];
   const df: number[] = [];
   const docStart = new Int32Array(count + 1);
+  const docWords = new Uint8Array(count);
+  const docJoined = new Uint16Array(count);
   const docTokList: number[] = [];
   for (let i = 0; i < count; i++) {
     docStart[i] = docTokList.length;
     const tokens = tokensOf(i);
+    docWords[i] = Math.min(tokens.length, 255);
+    let joined = 0;
+    for (const t of tokens) joined += t.length;
+    docJoined[i] = Math.min(joined, 0xffff);
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k] as string;
       let id = vocabId.get(t);
@@ -131,6 +140,8 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     post,
     docStart,
     docTok,
+    docWords,
+    docJoined,
     pairs: buildPairIndex(vocab.length, count, docStart, docTok),
     deletes,
     deletes2,
