@@ -123,7 +123,7 @@ export function searchCompanyName(
   forDecision = false,
 ): NameSearch {
   if (q.key.length === 0) return { exact: false, hits: [] };
-  let ok = (p: number) => !formConflict(ctx, q, p) && (accept === undefined || accept(p));
+  const ok = (p: number) => !formConflict(ctx, q, p) && (accept === undefined || accept(p));
   const exact = ctx.index.byNameKey.get(q.key).filter(ok);
   if (exact.length > 0)
     return { exact: true, hits: exact.sort((a, b) => a - b).map((pos) => ({ pos, score: 1 })) };
@@ -136,22 +136,21 @@ export function searchCompanyName(
     // up word for word ({@link decideFuzzy}), i.e. the same words in another order.
     return { exact: false, hits: sameWords(tokens, ctx.scored, scored, ok, floor), scored };
   }
-  const found = candidates(tokens, scored.tokens);
-  if (
-    forDecision &&
-    scored.tokens.length <= 3 &&
-    (found.shared < distinctWords(scored.tokens) || scored.tokens.some((t) => unalignable(tokens, t)))
-  ) {
-    // Every candidate leaves a query word without a counterpart (a word lines up only with a near word,
-    // and none near-matches them all, or one has no near word at all), so only names written with other spacing are left to decide on
-    // ({@link decideFuzzy}); with at most three query words, every other candidate scores at most 0.8,
-    // too low to win over or stand within the margin of such a match (at least 0.875). Score only those.
-    const base = ok;
-    const n = scored.tokens.length;
-    const length = scored.joined.length;
-    ok = (p) =>
-      tokens.docWords[p] !== n && Math.abs((tokens.docJoined[p] as number) - length) <= 1 && base(p);
-  }
+  // A candidate that near-matches fewer query words than the query has (stop words aside) leaves one
+  // without a counterpart (a word lines up only with a near word), so it can only be decided on as the
+  // name written with other spacing ({@link decideFuzzy}); with at most three query words, every other
+  // candidate scores at most 0.8, too low to win over or stand within the margin of such a match (at
+  // least 0.875). Only those are scored.
+  const respaced =
+    forDecision && scored.tokens.length <= 3
+      ? {
+          // A word near no indexed word is left without a counterpart by every candidate.
+          need: scored.tokens.some((t) => unalignable(tokens, t)) ? Infinity : distinctWords(scored.tokens),
+          words: scored.tokens.length,
+          joined: scored.joined.length,
+        }
+      : undefined;
+  const found = candidates(tokens, scored.tokens, undefined, respaced);
   return { exact: false, hits: fuzzyHits(tokens, ctx.scored, scored, ok, floor, found), scored };
 }
 
@@ -189,18 +188,25 @@ function sameWords(
   }
   const ids = [...new Set(q.tokens.map((t) => tokens.vocabId.get(t) as number))].filter((v) => !stop.has(v));
   if (ids.length === 0) return fuzzyHits(tokens, scoredOf, q, accept, floor);
-  // Names holding the two rarest words (the pair postings), or the one word's postings.
-  const size = (v: number) => (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
-  const [a, b] = ids.sort((x, y) => size(x) - size(y) || x - y) as [number, number | undefined];
+  // Names holding the rarest pair of the words (the shortest pair postings), or the one word's postings.
   let post = tokens.post;
-  let from = tokens.postStart[a] as number;
-  let to = tokens.postStart[a + 1] as number;
-  if (b !== undefined) {
-    const e = pairEntry(tokens.pairs, a, b);
-    if (e < 0) return [];
-    post = tokens.pairs.post;
-    from = tokens.pairs.postStart[e] as number;
-    to = tokens.pairs.postStart[e + 1] as number;
+  let from = tokens.postStart[ids[0] as number] as number;
+  let to = tokens.postStart[(ids[0] as number) + 1] as number;
+  if (ids.length > 1) {
+    const { pairs } = tokens;
+    post = pairs.post;
+    to = Infinity;
+    for (let i = 0; i < ids.length; i++) {
+      for (let j = i + 1; j < ids.length; j++) {
+        const e = pairEntry(pairs, ids[i] as number, ids[j] as number);
+        if (e < 0) return []; // no name has both words
+        const n = (pairs.postStart[e + 1] as number) - (pairs.postStart[e] as number);
+        if (n < to - from) {
+          from = pairs.postStart[e] as number;
+          to = pairs.postStart[e + 1] as number;
+        }
+      }
+    }
   }
   const hits: Scored[] = [];
   for (let p = from; p < to; p++) {

@@ -239,7 +239,38 @@ export interface Candidates {
  * more than {@link PRUNE_ABOVE}, only the documents near-matching the most query tokens are kept; when
  * they add up to more than `budget`, only documents hit by at least two distinct query tokens are kept.
  */
-export function candidates(index: TokenIndex, queryTokens: readonly string[], budget = 50_000): Candidates {
+export function candidates(
+  index: TokenIndex,
+  queryTokens: readonly string[],
+  budget = 50_000,
+  respaced?: Respaced,
+): Candidates {
+  const found = blocked(index, queryTokens, budget, respaced);
+  if (respaced === undefined || found.shared >= respaced.need) return found;
+  const positions = found.positions.filter((doc) => spacedOtherwise(index, doc, respaced));
+  return { ...found, positions };
+}
+
+/**
+ * Documents near-matching fewer than `need` query tokens are wanted only when they could be the query
+ * written with other spacing: another word count than `words`, a joined length within one of `joined`.
+ */
+export interface Respaced {
+  need: number;
+  words: number;
+  joined: number;
+}
+
+function spacedOtherwise(index: TokenIndex, doc: number, r: Respaced): boolean {
+  return index.docWords[doc] !== r.words && Math.abs((index.docJoined[doc] as number) - r.joined) <= 1;
+}
+
+function blocked(
+  index: TokenIndex,
+  queryTokens: readonly string[],
+  budget: number,
+  respaced: Respaced | undefined,
+): Candidates {
   const hits: (readonly number[])[] = [];
   let total = 0;
   for (const t of new Set(queryTokens)) {
@@ -257,7 +288,7 @@ export function candidates(index: TokenIndex, queryTokens: readonly string[], bu
     s.tokenEpoch = 0;
   }
   if (total > PRUNE_ABOVE && index.size > PRUNE_ABOVE && hits.length >= 2 && hits.length <= 30) {
-    return mostShared(index, hits, complete);
+    return mostShared(index, hits, complete, respaced);
   }
   const epoch = ++s.epoch;
   const touched: number[] = [];
@@ -304,7 +335,12 @@ function postings(index: TokenIndex, near: readonly number[]): number {
  * document reaches the count tried; each document's count is taken from its own tokens. Only when no
  * document shares two query tokens and one is enough are the single postings read.
  */
-function mostShared(index: TokenIndex, hits: readonly (readonly number[])[], complete: boolean): Candidates {
+function mostShared(
+  index: TokenIndex,
+  hits: readonly (readonly number[])[],
+  complete: boolean,
+  respaced: Respaced | undefined,
+): Candidates {
   const s = index.scratch;
   const k = hits.length;
   const sizes = hits.map((near) => postings(index, near));
@@ -356,8 +392,19 @@ function mostShared(index: TokenIndex, hits: readonly (readonly number[])[], com
     }
   }
   if (best < 2 && floor === 1) {
-    for (const near of hits)
-      for (const v of near) visit(index.post, index.postStart[v] as number, index.postStart[v + 1] as number);
+    if (respaced !== undefined && respaced.need >= 2) {
+      // Only names spaced otherwise are wanted from here: test that before anything else.
+      for (const near of hits)
+        for (const v of near)
+          for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
+            const doc = index.post[p] as number;
+            if (spacedOtherwise(index, doc, respaced)) visit(index.post, p, p + 1);
+          }
+    } else {
+      for (const near of hits)
+        for (const v of near)
+          visit(index.post, index.postStart[v] as number, index.postStart[v + 1] as number);
+    }
   }
   for (let q = 0; q < k; q++) for (const v of hits[q] as readonly number[]) s.mask[v] = 0;
   const kept: number[] = [];
