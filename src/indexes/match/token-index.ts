@@ -230,7 +230,10 @@ export interface Candidates {
   positions: number[];
   /** False when pruning applied (the answer may then differ from a full scan). */
   complete: boolean;
-  /** The most query tokens any returned document near-matches (0 when none is returned). */
+  /**
+   * The most query tokens any returned document near-matches (0 when none is returned); with only names
+   * spaced otherwise wanted from the start, the number of query tokens with near words (a bound).
+   */
   shared: number;
 }
 
@@ -286,6 +289,21 @@ function blocked(
     s.tokenStamp.fill(0);
     s.epoch = 0;
     s.tokenEpoch = 0;
+  }
+  if (respaced !== undefined && complete && hits.length < respaced.need) {
+    // No name can near-match `need` query words: only names spaced otherwise are wanted, each tested
+    // before anything else, whatever it shares.
+    const epoch = ++s.epoch;
+    const positions: number[] = [];
+    for (const near of hits)
+      for (const v of near)
+        for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
+          const doc = index.post[p] as number;
+          if (s.stamp[doc] === epoch || !spacedOtherwise(index, doc, respaced)) continue;
+          s.stamp[doc] = epoch;
+          positions.push(doc);
+        }
+    return { positions, complete, shared: hits.length };
   }
   if (total > PRUNE_ABOVE && index.size > PRUNE_ABOVE && hits.length >= 2 && hits.length <= 30) {
     return mostShared(index, hits, complete, respaced);
