@@ -338,6 +338,55 @@ function blocked(
   return { positions: kept, complete: complete && need <= 1, shared: kept.length > 0 ? need : 0 };
 }
 
+/**
+ * The documents having a word of `a` and a word of `b` (two near lists), ascending: the pair postings of
+ * every two distinct words, and the postings of a word in both lists.
+ */
+function bothOf(index: TokenIndex, a: readonly number[], b: readonly number[]): Int32Array {
+  const lists: Int32Array[] = [];
+  for (const x of a) {
+    for (const y of b) {
+      if (x === y) {
+        lists.push(index.post.subarray(index.postStart[x], index.postStart[x + 1]));
+        continue;
+      }
+      const e = pairEntry(index.pairs, x, y);
+      if (e >= 0)
+        lists.push(index.pairs.post.subarray(index.pairs.postStart[e], index.pairs.postStart[e + 1]));
+    }
+  }
+  if (lists.length === 1) return lists[0] as Int32Array;
+  let n = 0;
+  for (const l of lists) n += l.length;
+  const out = new Int32Array(n);
+  n = 0;
+  for (const l of lists) {
+    out.set(l, n);
+    n += l.length;
+  }
+  out.sort();
+  let w = 0;
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[w++] = out[i] as number;
+  return out.subarray(0, w);
+}
+
+/** The values in both ascending lists. */
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let n = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      out[n++] = x;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out.subarray(0, n);
+}
+
 function postings(index: TokenIndex, near: readonly number[]): number {
   let n = 0;
   for (const v of near) n += (index.postStart[v + 1] as number) - (index.postStart[v] as number);
@@ -363,6 +412,15 @@ function mostShared(
   const k = hits.length;
   const sizes = hits.map((near) => postings(index, near));
   const order = hits.map((_, q) => q).sort((a, b) => (sizes[a] as number) - (sizes[b] as number) || a - b);
+  // The names near-matching every query token, if any: a name near-matching the rarest token A and
+  // token X is in the pair postings of their near words (or in the postings of a word near both), so
+  // those names are the intersection of these lists over every X, merged in order without reading any
+  // name's own words.
+  const rarest = hits[order[0] as number] as readonly number[];
+  let all = bothOf(index, rarest, hits[order[1] as number] as readonly number[]);
+  for (let r = 2; r < k && all.length > 0; r++)
+    all = intersect(all, bothOf(index, rarest, hits[order[r] as number] as readonly number[]));
+  if (all.length > 0) return { positions: Array.from(all), complete: complete && k <= 1, shared: k };
   for (let q = 0; q < k; q++)
     for (const v of hits[q] as readonly number[]) s.mask[v] = (s.mask[v] as number) | (1 << q);
   const epoch = ++s.epoch;
