@@ -148,6 +148,7 @@ export function searchCompanyName(
           need: scored.tokens.some((t) => unalignable(tokens, t)) ? Infinity : distinctWords(scored.tokens),
           words: scored.tokens.length,
           joined: scored.joined.length,
+          text: scored.joined,
         }
       : undefined;
   const found = candidates(tokens, scored.tokens, undefined, respaced);

@@ -8,6 +8,7 @@
  */
 import { nearTokens } from '../../core/match/similarity.js';
 import { buildPairIndex, pairEntry, type PairIndex } from './pair-index.js';
+import { buildSpacingIndex, joinedEnds, spacingCandidates, type SpacingIndex } from './spacing-index.js';
 
 export interface TokenIndex {
   /** Number of indexed documents (names). */
@@ -24,6 +25,9 @@ export interface TokenIndex {
   /** Words of document `i` counting repeats (up to 255), and their length written without spaces. */
   readonly docWords: Uint8Array;
   readonly docJoined: Uint16Array;
+  /** Hashes of the first and last three letters of each document's joined form ({@link SpacingIndex}). */
+  readonly docHead: Int32Array;
+  readonly docTail: Int32Array;
   /** Documents by pairs of their tokens (candidates sharing two query words without long postings). */
   readonly pairs: PairIndex;
   /** One-deletion variant → vocabulary ids (tokens of 4+ characters). */
@@ -85,6 +89,8 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
   const docStart = new Int32Array(count + 1);
   const docWords = new Uint8Array(count);
   const docJoined = new Uint16Array(count);
+  const docHead = new Int32Array(count);
+  const docTail = new Int32Array(count);
   const docTokList: number[] = [];
   for (let i = 0; i < count; i++) {
     docStart[i] = docTokList.length;
@@ -93,6 +99,7 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     let joined = 0;
     for (const t of tokens) joined += t.length;
     docJoined[i] = Math.min(joined, 0xffff);
+    joinedEnds(tokens, i, docHead, docTail);
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k] as string;
       let id = vocabId.get(t);
@@ -142,6 +149,8 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     docTok,
     docWords,
     docJoined,
+    docHead,
+    docTail,
     pairs: buildPairIndex(vocab.length, count, docStart, docTok),
     deletes,
     deletes2,
@@ -262,10 +271,46 @@ export interface Respaced {
   need: number;
   words: number;
   joined: number;
+  /** The query written without spaces. */
+  text: string;
 }
 
 function spacedOtherwise(index: TokenIndex, doc: number, r: Respaced): boolean {
   return index.docWords[doc] !== r.words && Math.abs((index.docJoined[doc] as number) - r.joined) <= 1;
+}
+
+const spacings = new WeakMap<TokenIndex, SpacingIndex>();
+
+/**
+ * Each document that can be the query written with other spacing and near-matches a query token (`hits`:
+ * their near vocabulary ids), once, passed to `visit`: looked up by the ends of its joined form, not by
+ * reading the postings of the query's words.
+ */
+function spacedVariants(
+  index: TokenIndex,
+  hits: readonly (readonly number[])[],
+  r: Respaced,
+  visit: (doc: number) => void,
+): void {
+  let spacing = spacings.get(index);
+  if (spacing === undefined) {
+    spacing = buildSpacingIndex(index.docJoined, index.docHead, index.docTail);
+    spacings.set(index, spacing);
+  }
+  const s = index.scratch;
+  for (const near of hits) for (const v of near) s.mask[v] = 1;
+  const epoch = ++s.epoch;
+  spacingCandidates(spacing, r.text, (doc) => {
+    if (s.stamp[doc] === epoch || !spacedOtherwise(index, doc, r)) return;
+    s.stamp[doc] = epoch;
+    for (let j = index.docStart[doc] as number; j < (index.docStart[doc + 1] as number); j++) {
+      if (s.mask[index.docTok[j] as number] !== 0) {
+        visit(doc);
+        return;
+      }
+    }
+  });
+  for (const near of hits) for (const v of near) s.mask[v] = 0;
 }
 
 function blocked(
@@ -291,18 +336,10 @@ function blocked(
     s.tokenEpoch = 0;
   }
   if (respaced !== undefined && complete && hits.length < respaced.need) {
-    // No name can near-match `need` query words: only names spaced otherwise are wanted, each tested
-    // before anything else, whatever it shares.
-    const epoch = ++s.epoch;
+    // No name can near-match `need` query words: only names spaced otherwise are wanted, whatever they
+    // share.
     const positions: number[] = [];
-    for (const near of hits)
-      for (const v of near)
-        for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
-          const doc = index.post[p] as number;
-          if (s.stamp[doc] === epoch || !spacedOtherwise(index, doc, respaced)) continue;
-          s.stamp[doc] = epoch;
-          positions.push(doc);
-        }
+    spacedVariants(index, hits, respaced, (doc) => positions.push(doc));
     return { positions, complete, shared: hits.length };
   }
   if (total > PRUNE_ABOVE && index.size > PRUNE_ABOVE && hits.length >= 2 && hits.length <= 30) {
@@ -467,23 +504,21 @@ function mostShared(
       break;
     }
   }
-  if (best < 2 && floor === 1) {
-    if (respaced !== undefined && respaced.need >= 2) {
-      // Only names spaced otherwise are wanted from here: test that before anything else.
-      for (const near of hits)
-        for (const v of near)
-          for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
-            const doc = index.post[p] as number;
-            if (spacedOtherwise(index, doc, respaced)) visit(index.post, p, p + 1);
-          }
-    } else {
-      for (const near of hits)
-        for (const v of near)
-          visit(index.post, index.postStart[v] as number, index.postStart[v + 1] as number);
-    }
+  // Only names spaced otherwise are wanted from here when a decision needs two words lined up.
+  const respacedOnly = best < 2 && floor === 1 && respaced !== undefined && respaced.need >= 2;
+  if (best < 2 && floor === 1 && !respacedOnly) {
+    for (const near of hits)
+      for (const v of near) visit(index.post, index.postStart[v] as number, index.postStart[v + 1] as number);
   }
   for (let q = 0; q < k; q++) for (const v of hits[q] as readonly number[]) s.mask[v] = 0;
   const kept: number[] = [];
   if (best >= need) for (const doc of seen) if ((s.count[doc] as number) >= need) kept.push(doc);
+  if (respacedOnly) {
+    // Each near-matches exactly one query token (none matches two): the count of the names kept.
+    const have = new Set(kept);
+    spacedVariants(index, hits, respaced, (doc) => {
+      if (!have.has(doc)) kept.push(doc);
+    });
+  }
   return { positions: kept, complete: complete && need <= 1, shared: kept.length > 0 ? need : 0 };
 }
