@@ -21,16 +21,14 @@ import {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-/** Adds the verdict's id, error and (when asked) explanation to a row holding `input`. */
+/** Adds the verdict's error and (when asked) explanation to a row holding `input` and its id. */
 function finish<Row extends { input: unknown }>(
   row: Row,
-  idKey: string,
   verdict: Verdict,
   ids: readonly string[],
   options: MatchOptions,
 ): void {
   const out = row as Record<string, unknown>;
-  out[idKey] = verdict.kind === 'match' ? ids[verdict.pos] : null;
   if (verdict.kind === 'error') {
     out.error = MATCH_ERRORS[verdict.error];
     out.error_type = verdict.error;
@@ -58,8 +56,12 @@ export function matchBusinessRows(
   const out: BusinessMatchRow[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const input = echoBusiness(rows[i] as BusinessRowInput);
-    const row: BusinessMatchRow = { input, business_id: null };
-    finish(row, 'business_id', matchBusinessRow(ctx, input), ctx.index.ids, options);
+    const verdict = matchBusinessRow(ctx, input);
+    const row: BusinessMatchRow = {
+      input,
+      business_id: verdict.kind === 'match' ? (ctx.index.ids[verdict.pos] as string) : null,
+    };
+    finish(row, verdict, ctx.index.ids, options);
     out[i] = row;
   }
   return out;
@@ -75,8 +77,12 @@ export function matchProspectRows(
   const out: ProspectMatchRow[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const input = echoProspect(rows[i] as ProspectRowInput);
-    const row: ProspectMatchRow = { input, prospect_id: null };
-    finish(row, 'prospect_id', matchProspectRow(ctx, input), ctx.index.ids, options);
+    const verdict = matchProspectRow(ctx, input);
+    const row: ProspectMatchRow = {
+      input,
+      prospect_id: verdict.kind === 'match' ? (ctx.index.ids[verdict.pos] as string) : null,
+    };
+    finish(row, verdict, ctx.index.ids, options);
     out[i] = row;
   }
   return out;

@@ -32,11 +32,14 @@ export function tldCountry(domain: string): string | null {
   return tld === 'uk' ? 'gb' : tld;
 }
 
+/** A domain key, with the position {@link knownDomain} already looked up (-2 when several share it). */
+type Domain = DomainKey & { only?: number };
+
 interface Evidence {
   /** The name as given (trimmed), null when absent; normalised on first use ({@link nameOf}). */
   raw: string | null;
   name?: QueryName | null;
-  domain: DomainKey | null;
+  domain: Domain | null;
   slug: string | null;
 }
 
@@ -49,7 +52,7 @@ export function matchBusinessRow(ctx: CompanyContext, input: BusinessInput): Ver
   if (name === null && domainRaw === null && urlRaw === null && linkedinRaw === null) {
     return { kind: 'error', error: 'missing_identifier' };
   }
-  let domain: DomainKey | null = null;
+  let domain: Domain | null = null;
   if (domainRaw !== null) domain = knownDomain(ctx, domainRaw) ?? normaliseDomain(domainRaw);
   if (domain === null && urlRaw !== null) domain = knownDomain(ctx, urlRaw) ?? normaliseDomain(urlRaw);
   // A domain (or URL) that is given but is not a domain: no match, whatever else the row holds.
@@ -65,7 +68,7 @@ export function matchBusinessRow(ctx: CompanyContext, input: BusinessInput): Ver
  * the full parser, so a hit is exactly what parsing would give; anything else (other subdomains,
  * unknown or non-ASCII names, odd schemes) takes the parser.
  */
-function knownDomain(ctx: CompanyContext, s: string): DomainKey | null {
+function knownDomain(ctx: CompanyContext, s: string): Domain | null {
   let start = 0;
   const scheme = s.indexOf('://');
   if (scheme !== -1) {
@@ -93,8 +96,9 @@ function knownDomain(ctx: CompanyContext, s: string): DomainKey | null {
     if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return null;
   }
   const bare = host.startsWith('www.') ? host.slice(4) : host;
-  if (!ctx.index.byDomain.has(bare)) return null;
-  return { registrable: bare, host: bare };
+  const only = ctx.index.byDomain.only(bare);
+  if (only === -1) return null;
+  return { registrable: bare, host: bare, only };
 }
 
 /** Exact keys: profile slug and domain (host before registrable domain). Null when neither hits. */
@@ -108,7 +112,7 @@ function uniqueKeyHit(ctx: CompanyContext, ev: Evidence): Verdict | null {
   let d = -1;
   if (ev.domain !== null) {
     if (ev.domain.host !== ev.domain.registrable && index.byHost.has(ev.domain.host)) return null;
-    d = index.byDomain.only(ev.domain.registrable);
+    d = ev.domain.only ?? index.byDomain.only(ev.domain.registrable);
   }
   if (p === -2 || d === -2) return null;
   if (p >= 0 && d >= 0 && p !== d) return null;

@@ -22,14 +22,25 @@ export function clean(v: string | null): string | null {
   return t.length === 0 ? null : t;
 }
 
+// Written out key by key (in the order of BUSINESS_KEYS / PROSPECT_KEYS, the response's order): one
+// object shape for every row, no keyed loads and stores in the per-row path.
+
 export function echoBusiness(row: BusinessRowInput): BusinessInput {
-  const out = {} as BusinessInput;
-  for (const k of BUSINESS_KEYS) out[k] = echoValue(row?.[k]);
-  return out;
+  return {
+    name: echoValue(row?.name),
+    domain: echoValue(row?.domain),
+    url: echoValue(row?.url),
+    linkedin_url: echoValue(row?.linkedin_url),
+  } satisfies Record<(typeof BUSINESS_KEYS)[number], string | null>;
 }
 
 export function echoProspect(row: ProspectRowInput): ProspectInput {
-  const out = {} as ProspectInput;
-  for (const k of PROSPECT_KEYS) out[k] = echoValue(row?.[k]);
-  return out;
+  return {
+    business_id: echoValue(row?.business_id),
+    full_name: echoValue(row?.full_name),
+    company_name: echoValue(row?.company_name),
+    email: echoValue(row?.email),
+    phone_number: echoValue(row?.phone_number),
+    linkedin: echoValue(row?.linkedin),
+  } satisfies Record<(typeof PROSPECT_KEYS)[number], string | null>;
 }
