@@ -1,7 +1,8 @@
 /** Row input handling: echo every documented key, and read values as trimmed strings. */
-import {
+import type {
   BUSINESS_KEYS,
-  PROSPECT_KEYS,
+  PROSPECT_KEYS} from './types.js';
+import {
   type BusinessInput,
   type BusinessRowInput,
   type ProspectInput,
