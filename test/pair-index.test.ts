@@ -10,12 +10,14 @@ describe('pair index', () => {
   it('lists exactly the documents holding both tokens of each pair', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 12 }).chain((vocab) =>
-          fc.tuple(
-            fc.constant(vocab),
-            fc.array(fc.uniqueArray(fc.nat({ max: vocab - 1 }), { maxLength: 6 }), { maxLength: 60 }),
+        fc
+          .integer({ min: 1, max: 12 })
+          .chain((vocab) =>
+            fc.tuple(
+              fc.constant(vocab),
+              fc.array(fc.uniqueArray(fc.nat({ max: vocab - 1 }), { maxLength: 6 }), { maxLength: 60 }),
+            ),
           ),
-        ),
         ([vocab, docs]) => {
           const docStart = new Int32Array(docs.length + 1);
           docs.forEach((d, i) => (docStart[i + 1] = docStart[i]! + d.length));

@@ -41,7 +41,8 @@ describe('spacing index', () => {
           spacingCandidates(index, text, (doc) => found.add(doc));
           docs.forEach((d, i) => {
             const j = d.join('');
-            if (Math.max(j.length, text.length) >= 8 && osaDistance(j, text, 1) <= 1) expect(found).toContain(i);
+            if (Math.max(j.length, text.length) >= 8 && osaDistance(j, text, 1) <= 1)
+              expect(found).toContain(i);
           });
         },
       ),

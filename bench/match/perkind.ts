@@ -32,7 +32,17 @@ if (file && existsSync(file)) {
   console.log(`${differ} rows answered differently from ${file}`);
   if (process.env.SHOW_DIFF)
     got.forEach((id, i) => {
-      if (id !== before[i]) console.log(bset[i]!.kind, JSON.stringify(bset[i]!.input), 'truth', bset[i]!.truth, 'before', before[i], 'now', id);
+      if (id !== before[i])
+        console.log(
+          bset[i]!.kind,
+          JSON.stringify(bset[i]!.input),
+          'truth',
+          bset[i]!.truth,
+          'before',
+          before[i],
+          'now',
+          id,
+        );
     });
 } else if (file) writeFileSync(file, JSON.stringify(got));
 t = performance.now();
@@ -48,7 +58,12 @@ for (const k of kinds) {
     matchBusinessRows(engine, inputs);
     best = Math.min(best, performance.now() - s);
   }
-  rows.push({ kind: k, rows: inputs.length, 'µs/row': Math.round((best * 1000) / inputs.length), share: ((best / total) * 100).toFixed(1) + '%' });
+  rows.push({
+    kind: k,
+    rows: inputs.length,
+    'µs/row': Math.round((best * 1000) / inputs.length),
+    share: ((best / total) * 100).toFixed(1) + '%',
+  });
 }
 rows.sort((a, b) => b['µs/row'] - a['µs/row']);
 console.table(rows);

@@ -1,7 +1,5 @@
 /** Row input handling: echo every documented key, and read values as trimmed strings. */
-import type {
-  BUSINESS_KEYS,
-  PROSPECT_KEYS} from './types.js';
+import type { BUSINESS_KEYS, PROSPECT_KEYS } from './types.js';
 import {
   type BusinessInput,
   type BusinessRowInput,
