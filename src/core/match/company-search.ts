@@ -10,7 +10,7 @@ import {
   splitKey,
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
-import { pairEntry } from '../../indexes/match/pair-index.js';
+import { pairPostings } from '../../indexes/match/pair-index.js';
 import { candidates, nearVocabulary, type TokenIndex } from '../../indexes/match/token-index.js';
 import { companyMatchKey, words } from '../../normalise/index.js';
 import {
@@ -172,8 +172,8 @@ function distinctWords(tokens: readonly string[]): number {
 
 /**
  * The names made of exactly the distinct words of `q` (all of them indexed words; stop words such as
- * "the" aside), scored like {@link fuzzyHits}: the names holding the two rarest words (or the one word),
- * each name's words checked against the others.
+ * "the" aside), scored like {@link fuzzyHits}: the names holding the rarest pair of the words (or the one
+ * word), each name's words checked against the others.
  */
 function sameWords(
   tokens: TokenIndex,
@@ -190,28 +190,18 @@ function sameWords(
   const ids = [...new Set(q.tokens.map((t) => tokens.vocabId.get(t) as number))].filter((v) => !stop.has(v));
   if (ids.length === 0) return fuzzyHits(tokens, scoredOf, q, accept, floor);
   // Names holding the rarest pair of the words (the shortest pair postings), or the one word's postings.
-  let post = tokens.post;
-  let from = tokens.postStart[ids[0] as number] as number;
-  let to = tokens.postStart[(ids[0] as number) + 1] as number;
-  if (ids.length > 1) {
-    const { pairs } = tokens;
-    post = pairs.post;
-    to = Infinity;
-    for (let i = 0; i < ids.length; i++) {
-      for (let j = i + 1; j < ids.length; j++) {
-        const e = pairEntry(pairs, ids[i] as number, ids[j] as number);
-        if (e < 0) return []; // no name has both words
-        const n = (pairs.postStart[e + 1] as number) - (pairs.postStart[e] as number);
-        if (n < to - from) {
-          from = pairs.postStart[e] as number;
-          to = pairs.postStart[e + 1] as number;
-        }
-      }
+  let docs: Int32Array | undefined;
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const list = pairPostings(tokens.pairs, ids[i] as number, ids[j] as number);
+      if (list.length === 0) return []; // no name has both words
+      if (docs === undefined || list.length < docs.length) docs = list;
     }
   }
+  const one = ids[0] as number;
+  docs ??= tokens.post.subarray(tokens.postStart[one], tokens.postStart[one + 1]);
   const hits: Scored[] = [];
-  for (let p = from; p < to; p++) {
-    const doc = post[p] as number;
+  for (const doc of docs) {
     const start = tokens.docStart[doc] as number;
     const end = tokens.docStart[doc + 1] as number;
     let words = 0;

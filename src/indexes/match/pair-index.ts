@@ -111,3 +111,11 @@ export function pairEntry(index: PairIndex, a: number, b: number): number {
   }
   return -1;
 }
+
+const NONE = new Int32Array(0);
+
+/** The documents having both tokens `a` and `b` (a ≠ b), ascending; empty when none has. */
+export function pairPostings(index: PairIndex, a: number, b: number): Int32Array {
+  const e = pairEntry(index, a, b);
+  return e < 0 ? NONE : index.post.subarray(index.postStart[e], index.postStart[e + 1]);
+}

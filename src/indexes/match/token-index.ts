@@ -7,7 +7,7 @@
  * common that their postings exceed the budget (then only positions hit by two query tokens do).
  */
 import { nearTokens } from '../../core/match/similarity.js';
-import { buildPairIndex, pairEntry, type PairIndex } from './pair-index.js';
+import { buildPairIndex, pairPostings, type PairIndex } from './pair-index.js';
 import { buildSpacingIndex, joinedEnds, spacingCandidates, type SpacingIndex } from './spacing-index.js';
 
 export interface TokenIndex {
@@ -376,22 +376,26 @@ function blocked(
 }
 
 /**
- * The documents having a word of `a` and a word of `b` (two near lists), ascending: the pair postings of
- * every two distinct words, and the postings of a word in both lists.
+ * Lists of the documents having a word of `a` and a word of `b` (two near lists): the pair postings of
+ * every two distinct words, and the postings of a word in both lists (each list ascending).
  */
-function bothOf(index: TokenIndex, a: readonly number[], b: readonly number[]): Int32Array {
+function bothLists(index: TokenIndex, a: readonly number[], b: readonly number[]): Int32Array[] {
   const lists: Int32Array[] = [];
   for (const x of a) {
     for (const y of b) {
-      if (x === y) {
-        lists.push(index.post.subarray(index.postStart[x], index.postStart[x + 1]));
-        continue;
-      }
-      const e = pairEntry(index.pairs, x, y);
-      if (e >= 0)
-        lists.push(index.pairs.post.subarray(index.pairs.postStart[e], index.pairs.postStart[e + 1]));
+      const list =
+        x === y
+          ? index.post.subarray(index.postStart[x], index.postStart[x + 1])
+          : pairPostings(index.pairs, x, y);
+      if (list.length > 0) lists.push(list);
     }
   }
+  return lists;
+}
+
+/** The documents of {@link bothLists} merged: ascending, each once. */
+function bothOf(index: TokenIndex, a: readonly number[], b: readonly number[]): Int32Array {
+  const lists = bothLists(index, a, b);
   if (lists.length === 1) return lists[0] as Int32Array;
   let n = 0;
   for (const l of lists) n += l.length;
@@ -457,7 +461,8 @@ function mostShared(
   let all = bothOf(index, rarest, hits[order[1] as number] as readonly number[]);
   for (let r = 2; r < k && all.length > 0; r++)
     all = intersect(all, bothOf(index, rarest, hits[order[r] as number] as readonly number[]));
-  if (all.length > 0) return { positions: Array.from(all), complete: complete && k <= 1, shared: k };
+  // Pruned to the names with all k ≥ 2 tokens: not complete.
+  if (all.length > 0) return { positions: Array.from(all), complete: false, shared: k };
   for (let q = 0; q < k; q++)
     for (const v of hits[q] as readonly number[]) s.mask[v] = (s.mask[v] as number) | (1 << q);
   const epoch = ++s.epoch;
@@ -479,24 +484,18 @@ function mostShared(
       seen.push(doc);
     }
   };
-  const pairs = index.pairs;
   const floor = complete ? 1 : 2;
   let need = floor;
   for (let m = k, added = 1; m >= 2; m--, added++) {
     // The slot `added` (in rarity order) joins: read its pairs with every rarer slot.
     const qb = order[added] as number;
     for (let r = 0; r < added; r++) {
-      const qa = order[r] as number;
-      for (const a of hits[qa] as readonly number[]) {
-        for (const b of hits[qb] as readonly number[]) {
-          if (a === b) {
-            visit(index.post, index.postStart[a] as number, index.postStart[a + 1] as number);
-            continue;
-          }
-          const e = pairEntry(pairs, a, b);
-          if (e >= 0) visit(pairs.post, pairs.postStart[e] as number, pairs.postStart[e + 1] as number);
-        }
-      }
+      const lists = bothLists(
+        index,
+        hits[order[r] as number] as readonly number[],
+        hits[qb] as readonly number[],
+      );
+      for (const list of lists) visit(list, 0, list.length);
     }
     // Every document near-matching m query tokens has now been seen.
     if (best >= m) {
@@ -513,12 +512,7 @@ function mostShared(
   for (let q = 0; q < k; q++) for (const v of hits[q] as readonly number[]) s.mask[v] = 0;
   const kept: number[] = [];
   if (best >= need) for (const doc of seen) if ((s.count[doc] as number) >= need) kept.push(doc);
-  if (respacedOnly) {
-    // Each near-matches exactly one query token (none matches two): the count of the names kept.
-    const have = new Set(kept);
-    spacedVariants(index, hits, respaced, (doc) => {
-      if (!have.has(doc)) kept.push(doc);
-    });
-  }
+  // Every name seen so far shares two query tokens, so with best < 2 none was: `kept` is empty.
+  if (respacedOnly) spacedVariants(index, hits, respaced, (doc) => kept.push(doc));
   return { positions: kept, complete: complete && need <= 1, shared: kept.length > 0 ? need : 0 };
 }
