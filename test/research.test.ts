@@ -1,7 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are asserted by value */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balance } from '../src/account/accounts.js';
 import { chatCompletionsProvider } from '../src/core/research/chat.js';
@@ -17,6 +19,7 @@ import { startJobWorker } from '../src/jobs/worker.js';
 import { parseCsv } from '../src/jobs/csv.js';
 import { account, businessId, prospectId, syntheticEngine } from './support/job-child.js';
 import { startChatServer } from './support/chat-server.js';
+import { OUTPUT_SCHEMA_LIMITS } from '../src/schemas/research.js';
 
 const router = buildRouter([...routes, ...jobRoutes, ...uploadRoutes]);
 let dir: string;
@@ -157,6 +160,131 @@ describe('offline research provider', () => {
   });
 });
 
+describe('hostile output schemas', () => {
+  const enrich = (output_schema: unknown, custom_fields?: Record<string, unknown>) =>
+    post('/v2/businesses/research/enrich', {
+      parameters: { output_schema, query: 'q' },
+      businesses: [{ business_id: businessId(0), custom_fields }],
+    });
+  /** `n` string properties. */
+  const wide = (n: number) => ({
+    type: 'object',
+    properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string' }])),
+  });
+
+  it('runs a catastrophic pattern in linear time (hang guard: a child process killed after 20 s)', async () => {
+    const script = fileURLToPath(new URL('./support/research-guard.ts', import.meta.url));
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', script], { timeout: 20_000 }, (err, out) =>
+        err ? reject(err) : resolve(out),
+      ),
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      evil: false,
+      evilErrors: '/code must match pattern "^(a+)+$"',
+      good: true,
+      badKey: false,
+    });
+  }, 30_000);
+
+  it('validates answers against caller patterns through the facade, with the pattern semantics of JavaScript', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        code: { type: 'string', pattern: '^(a+)+$' },
+        country: { type: 'string', pattern: '^[A-Z]{2}$' },
+      },
+    };
+    const ok = await enrich(schema, { code: 'aaaa', country: 'FR' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data[0].data.research_result).toMatchObject({ code: 'aaaa', country: 'FR' });
+    const bad = await enrich(schema, { code: `${'a'.repeat(34)}!`, country: 'FR' });
+    expect(bad.status).toBe(200);
+    expect(bad.body.data[0]).toMatchObject({
+      data: { research_result: null },
+      error: 'result does not match output_schema: /code must match pattern "^(a+)+$"',
+    });
+  });
+
+  it('refuses with 422 a pattern the linear-time engine cannot run (lookaround, backreference)', async () => {
+    for (const pattern of ['^(?=a)a$', '(a)\\1']) {
+      const res = await enrich({ type: 'object', properties: { x: { type: 'string', pattern } } });
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toHaveLength(1);
+      expect(res.body.detail[0]).toMatchObject({
+        loc: ['body', 'parameters', 'output_schema'],
+        type: 'value_error.output_schema.pattern',
+      });
+      expect(res.body.detail[0].msg).toContain(JSON.stringify(pattern));
+    }
+    const key = await enrich({ type: 'object', patternProperties: { '(?<=a)b': { type: 'string' } } });
+    expect(key.status).toBe(422);
+    expect(key.body.detail[0].type).toBe('value_error.output_schema.pattern');
+  });
+
+  it('checks the regex format with the same engine', () => {
+    const validate = compileOutputSchema({ type: 'string', format: 'regex' });
+    expect(validate('^[a-z]+$')).toBe(true);
+    expect(validate('(?=a)')).toBe(false);
+    expect(validate('(')).toBe(false);
+  });
+
+  it('answers 422 beyond the size bounds, naming the bound, before compiling', async () => {
+    const L = OUTPUT_SCHEMA_LIMITS;
+    const many = await enrich(wide(10_000));
+    expect(many.status).toBe(422);
+    expect(many.body.detail).toEqual([
+      {
+        loc: ['body', 'parameters', 'output_schema', 'properties', `p${L.maxProperties}`],
+        msg: `output_schema has more than ${L.maxProperties} properties`,
+        type: 'value_error.output_schema.properties',
+      },
+    ]);
+    expect((await enrich(wide(L.maxProperties))).status).toBe(200);
+
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < L.maxDepth; i++) deep = { type: 'array', items: deep };
+    const tooDeep = await enrich(deep);
+    expect(tooDeep.status).toBe(422);
+    expect(tooDeep.body.detail[0].type).toBe('value_error.output_schema.depth');
+
+    const longPattern = await enrich({
+      type: 'object',
+      properties: { x: { type: 'string', pattern: 'a'.repeat(L.maxPatternLength + 1) } },
+    });
+    expect(longPattern.body.detail[0]).toEqual({
+      loc: ['body', 'parameters', 'output_schema', 'properties', 'x', 'pattern'],
+      msg: `pattern longer than ${L.maxPatternLength} characters`,
+      type: 'value_error.output_schema.string_length',
+    });
+    const longText = await enrich({
+      type: 'object',
+      properties: { x: { type: 'string', description: 'd'.repeat(L.maxStringLength + 1) } },
+    });
+    expect(longText.body.detail[0].type).toBe('value_error.output_schema.string_length');
+    const bigEnum = await enrich({
+      type: 'string',
+      enum: Array.from({ length: L.maxNodes }, (_, i) => `v${i}`),
+    });
+    expect(bigEnum.body.detail[0].type).toBe('value_error.output_schema.size');
+    const manyChars = await enrich({
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 40 }, (_, i) => [`p${i}`, { type: 'string', description: 'd'.repeat(1000) }]),
+      ),
+    });
+    expect(manyChars.body.detail[0].type).toBe('value_error.output_schema.size');
+  });
+
+  it('does not count a property named "pattern" as a regex', async () => {
+    const res = await enrich({
+      type: 'object',
+      properties: { pattern: { type: 'string', description: 'x'.repeat(600) } },
+    });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('chat-completions provider', () => {
   it('sends structured output requests to a local server and validates the answers', async () => {
     const server = await startChatServer((req) =>
@@ -253,6 +381,25 @@ describe('research job', () => {
       router,
     );
     const schema = { type: 'object', properties: { name: { type: 'string' } } };
+    // The list is checked before the schema is compiled: an unknown list wins over a bad schema.
+    const unknownList = await post('/v2/businesses/research/job', {
+      list_id: 'lst_unknown',
+      parameters: { output_schema: { type: 1 }, query: 'q' },
+    });
+    expect(unknownList.status).toBe(422);
+    expect(unknownList.body.detail[0].loc).toEqual(['body', 'list_id']);
+    const huge = await post('/v2/businesses/research/job', {
+      list_id: (up.body as any).list_id,
+      parameters: {
+        output_schema: {
+          type: 'object',
+          properties: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`p${i}`, {}])),
+        },
+        query: 'q',
+      },
+    });
+    expect(huge.status).toBe(422);
+    expect(huge.body.detail[0].type).toBe('value_error.output_schema.properties');
     const bad = await post('/v2/businesses/research/job', {
       list_id: (up.body as any).list_id,
       parameters: { output_schema: { type: 1 }, query: 'q' },

@@ -126,6 +126,8 @@ export interface SubmitInput {
   list_id: string;
   parameters: unknown;
   notifications: JobNotifications;
+  /** Runs after the list checks and before the job is stored; throws to refuse the parameters. */
+  checkParameters?: () => void;
 }
 
 /** Queues a job over an uploaded list; 422 when the list is unknown, expired or of another entity type. */
@@ -150,6 +152,9 @@ export function submitJob(engine: Engine, account: Account, input: SubmitInput):
       },
     ]);
   }
+  // After the list checks, before anything is written: a caller's check that may be costlier (research
+  // compiles its output schema here, never for an unknown list).
+  input.checkParameters?.();
   const job_id = `job_${randomBytes(12).toString('hex')}`;
   const s = jobStatements(engine.db);
   s.insert.run({

@@ -73,12 +73,13 @@ export async function runResearch(
   provider: ResearchProvider = researchProvider(engine),
   concurrency = 4,
 ): Promise<ResearchRow[]> {
-  const validate = compileOutputSchema(params.output_schema);
+  // The ids first: a cheap lookup. The schema's size was bounded by the request schema already.
   const found = loadEntities(
     engine,
     entity,
     inputs.map((i) => i.id),
   );
+  const validate = compileOutputSchema(params.output_schema);
   const rows: ResearchRow[] = new Array<ResearchRow>(inputs.length);
   let next = 0;
   const worker = async () => {

@@ -2,13 +2,58 @@
  * Caller output schemas: compiled with ajv (cached by text), an invalid schema is a 422. Results are
  * validated against the schema with `null` allowed wherever a value is typed, because null is how a
  * provider says "the data holds no answer".
+ *
+ * Caller regexes (`pattern`, `patternProperties`, the `regex` format) never reach the backtracking
+ * engine of V8: ajv runs them through re2js, a linear-time RE2 port (`^(a+)+$` against 34 "a" and a "!"
+ * held the event loop indefinitely with `RegExp`). What RE2 cannot run in linear time (lookaround,
+ * backreferences, huge counted repeats) is refused with a 422. Size bounds are checked before this, by
+ * the request schema (`OUTPUT_SCHEMA_LIMITS`).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { RE2JS } from 're2js';
 import { EngineError } from '../../errors.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+
+/** A caller regex RE2 cannot run; `compileOutputSchema` turns it into a 422 naming the pattern. */
+class UnsupportedPattern extends Error {}
+
+/** Compiles a caller regex (JavaScript syntax) with RE2; throws `UnsupportedPattern` when it cannot. */
+function linearRegExp(pattern: string): RE2JS {
+  try {
+    return RE2JS.compile(RE2JS.translateRegExp(pattern));
+  } catch (e) {
+    throw new UnsupportedPattern(
+      `pattern ${JSON.stringify(pattern)} is not supported by the linear-time regex engine (RE2 syntax: no lookaround or backreferences): ${(e as Error).message}`,
+    );
+  }
+}
+/** ajv's `code.regExp` engine: `{ test }` objects, as ajv documents for `re2`. */
+const regExp = Object.assign((pattern: string) => linearRegExp(pattern), {
+  code: 'require("re2js").RE2JS.compile',
+});
+
+/**
+ * A fresh ajv for each generation of the cache: ajv keeps every schema and pattern it has compiled, so
+ * the instance is dropped with the cache to bound memory whatever schemas callers send.
+ */
+function newAjv(): Ajv {
+  const ajv = addFormats(new Ajv({ strict: false, allErrors: true, code: { regExp } }));
+  ajv.addFormat('regex', {
+    type: 'string',
+    validate: (s: string) => {
+      try {
+        RE2JS.compile(RE2JS.translateRegExp(s));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
+  return ajv;
+}
+let ajv = newAjv();
 const cache = new Map<string, ValidateFunction>();
 const CACHE_LIMIT = 200;
 
@@ -48,19 +93,23 @@ export function compileOutputSchema(
   const key = JSON.stringify(schema);
   const hit = cache.get(key);
   if (hit) return hit;
+  if (cache.size >= CACHE_LIMIT) {
+    cache.clear();
+    ajv = newAjv();
+  }
   let fn: ValidateFunction;
   try {
     fn = ajv.compile(nullable(schema) as Schema);
   } catch (e) {
+    const unsupported = e instanceof UnsupportedPattern;
     throw EngineError.validation([
       {
         loc,
-        msg: `output_schema is not a valid JSON Schema: ${(e as Error).message}`,
-        type: 'value_error.json_schema',
+        msg: unsupported ? e.message : `output_schema is not a valid JSON Schema: ${(e as Error).message}`,
+        type: unsupported ? 'value_error.output_schema.pattern' : 'value_error.json_schema',
       },
     ]);
   }
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, fn);
   return fn;
 }

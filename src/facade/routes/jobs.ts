@@ -55,11 +55,6 @@ function submitRoute(kind: JobKind): Route {
     entitlement: kind.entitlement,
     body: jobSubmitBody(kind.params),
     handler(ctx: RouteContext<Record<string, unknown>>) {
-      if (kind.name === 'research') {
-        compileOutputSchema(
-          (ctx.body.parameters as { output_schema: Record<string, unknown> }).output_schema,
-        );
-      }
       const job = submitJob(ctx.engine, ctx.account!, {
         entity_type: kind.entity,
         enrichment: kind.name,
@@ -67,6 +62,13 @@ function submitRoute(kind: JobKind): Route {
         list_id: ctx.body.list_id as string,
         parameters: ctx.body.parameters,
         notifications: ctx.body.notifications as JobNotifications,
+        checkParameters:
+          kind.name === 'research'
+            ? () =>
+                compileOutputSchema(
+                  (ctx.body.parameters as { output_schema: Record<string, unknown> }).output_schema,
+                )
+            : undefined,
       });
       ensureJobWorker(ctx.engine)?.kick();
       return {
