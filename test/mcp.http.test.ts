@@ -1,11 +1,19 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey, revokeKey, listKeys } from '../src/account/accounts.js';
 import { handle } from '../src/facade/handle.js';
+import { mcpHttpHandler } from '../src/mcp/http.js';
 import { mcpFixture, type McpFixture } from './support/mcp-engine.js';
-import { approve, startMcpServer, TestOAuthClient, type RunningServer } from './support/mcp-http.js';
+import {
+  approve,
+  proxyFetch,
+  startMcpServer,
+  TestOAuthClient,
+  type RunningServer,
+} from './support/mcp-http.js';
 
 type Json = Record<string, unknown>;
 let f: McpFixture;
@@ -20,31 +28,35 @@ afterAll(async () => {
   f.engine.close();
 });
 
-const CHALLENGE = () =>
-  `Bearer realm="OAuth", error="invalid_token", error_description="Missing or invalid access token", resource_metadata="${srv.origin}/.well-known/oauth-protected-resource/mcp"`;
+const METADATA = (origin = srv.origin) => `${origin}/.well-known/oauth-protected-resource/mcp`;
+/** RFC 6750 §3.1: a request with no credentials gets no error code. */
+const NO_TOKEN_CHALLENGE = (origin = srv.origin) =>
+  `Bearer realm="prospectdb", resource_metadata="${METADATA(origin)}"`;
+const INVALID = 'The access token is invalid, expired or revoked';
+const OTHER_AUDIENCE = 'The access token was issued for another resource';
+const INVALID_TOKEN_CHALLENGE = (description = INVALID, origin = srv.origin) =>
+  `Bearer realm="prospectdb", error="invalid_token", error_description="${description}", resource_metadata="${METADATA(origin)}"`;
 const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
-const post = (token?: string, body: unknown = INITIALIZE) =>
-  fetch(srv.mcpUrl, {
+const postAuth = (authorization: string | undefined, url = srv.mcpUrl, fetchFn: typeof fetch = fetch) =>
+  fetchFn(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(authorization === undefined ? {} : { authorization }),
     },
-    body: JSON.stringify(body),
+    body: JSON.stringify(INITIALIZE),
   });
-async function expectChallenge(res: Response) {
+const post = (token?: string) => postAuth(token === undefined ? undefined : `Bearer ${token}`);
+async function expectChallenge(res: Response, description = INVALID, origin = srv.origin) {
   expect(res.status).toBe(401);
-  expect(res.headers.get('www-authenticate')).toBe(CHALLENGE());
-  expect(await res.json()).toEqual({
-    error: 'invalid_token',
-    error_description: 'Missing or invalid access token',
-  });
+  expect(res.headers.get('www-authenticate')).toBe(INVALID_TOKEN_CHALLENGE(description, origin));
+  expect(await res.json()).toEqual({ error: 'invalid_token', error_description: description });
 }
 
 /** Runs the SDK client's whole flow: 401 → discovery → registration → sign-in form → code → tokens. */
@@ -74,9 +86,29 @@ const token = async (oauth: TestOAuthClient, body: Record<string, string>) => {
 };
 
 describe('discovery', () => {
-  it('answers an unauthenticated initialize with 401 and a Bearer challenge naming the resource metadata', async () => {
-    await expectChallenge(await post());
+  it('answers a request without credentials with a bare challenge (RFC 6750 §3.1: no error code)', async () => {
+    for (const authorization of [undefined, 'Basic dXNlcjpwYXNz']) {
+      const res = await postAuth(authorization);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe(NO_TOKEN_CHALLENGE());
+      expect(await res.json()).toEqual({
+        detail: 'This resource needs an OAuth 2.0 access token (see the WWW-Authenticate header)',
+      });
+    }
+  });
+
+  it('answers a bad token with invalid_token and a malformed Bearer header with invalid_request', async () => {
     await expectChallenge(await post('not-a-jwt'));
+    await expectChallenge(await post('eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl'));
+    for (const authorization of ['Bearer', 'Bearer a b', 'Bearer <token>']) {
+      const res = await postAuth(authorization);
+      expect(res.status).toBe(400);
+      const description = 'Malformed Authorization header: expected Bearer and one token';
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer realm="prospectdb", error="invalid_request", error_description="${description}", resource_metadata="${METADATA()}"`,
+      );
+      expect(await res.json()).toEqual({ error: 'invalid_request', error_description: description });
+    }
   });
 
   it('serves protected-resource (RFC 9728) and authorization-server (RFC 8414) metadata', async () => {
@@ -248,5 +280,228 @@ describe('token lifetime and revocation', () => {
     });
     expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     await expectChallenge(await post(ok.body.access_token as string));
+  });
+});
+
+/** A public client registered by hand, for requests the SDK client would never send. */
+async function register(redirect_uris: string[], origin = srv.origin, fetchFn: typeof fetch = fetch) {
+  const res = await fetchFn(`${origin}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: 'Hand-made agent',
+      redirect_uris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+/** An authorization URL with PKCE; `resource` omitted when undefined. */
+function authorizeUrl(client_id: string, redirect_uri: string, resource?: string, origin = srv.origin) {
+  const verifier = randomBytes(32).toString('base64url');
+  const url = new URL('/oauth/authorize', origin);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id,
+    redirect_uri,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    state: 'st',
+    ...(resource === undefined ? {} : { resource }),
+  }).toString();
+  return { url, verifier };
+}
+
+const tokenAt = async (origin: string, body: Record<string, string>, fetchFn: typeof fetch = fetch) => {
+  const res = await fetchFn(`${origin}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(body).toString(),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+};
+
+describe('resource binding (RFC 8707)', () => {
+  const REDIRECT = 'http://127.0.0.1:9/callback';
+  const FOREIGN = 'https://other.example/mcp';
+
+  it('refuses a foreign resource at authorize time with invalid_target, sent to the redirect URI', async () => {
+    const client_id = await register([REDIRECT]);
+    const { url } = authorizeUrl(client_id, REDIRECT, FOREIGN);
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get('location')!);
+    expect(location.origin + location.pathname).toBe(REDIRECT);
+    expect(location.searchParams.get('error')).toBe('invalid_target');
+    expect(location.searchParams.get('state')).toBe('st');
+    // Same path on another origin, or another path here: foreign as well.
+    for (const other of [`http://localhost:${srv.port}/mcp`, `${srv.origin}/other`]) {
+      const r = await fetch(authorizeUrl(client_id, REDIRECT, other).url, { redirect: 'manual' });
+      expect(new URL(r.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
+    }
+  });
+
+  it('refuses a foreign resource at token time, and binds a grant made without one to this server', async () => {
+    const client_id = await register([REDIRECT]);
+    for (const resource of [undefined, `${srv.origin}/mcp/`]) {
+      const { url, verifier } = authorizeUrl(client_id, REDIRECT, resource);
+      const { location } = await approve(url, f.apiKey);
+      const code = new URL(location!).searchParams.get('code')!;
+      const exchange = { grant_type: 'authorization_code', client_id, code, code_verifier: verifier };
+      const foreign = await tokenAt(srv.origin, {
+        ...exchange,
+        redirect_uri: REDIRECT,
+        resource: FOREIGN,
+      });
+      expect(foreign.status).toBe(400);
+      expect(foreign.body.error).toBe('invalid_target');
+      const ok = await tokenAt(srv.origin, { ...exchange, redirect_uri: REDIRECT });
+      expect(ok.status).toBe(200);
+      const claims = JSON.parse(
+        Buffer.from((ok.body.access_token as string).split('.')[1]!, 'base64url').toString(),
+      ) as Json;
+      expect(claims.aud).toBe(`${srv.origin}/mcp`);
+      expect((await post(ok.body.access_token as string)).status).toBe(200);
+      const refresh = {
+        grant_type: 'refresh_token',
+        client_id,
+        refresh_token: ok.body.refresh_token as string,
+      };
+      expect(await tokenAt(srv.origin, { ...refresh, resource: FOREIGN })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_target' },
+      });
+      expect((await tokenAt(srv.origin, { ...refresh, resource: `${srv.origin}/mcp` })).status).toBe(200);
+    }
+  });
+
+  it('refuses at /mcp a token minted for another audience (this server under another host name)', async () => {
+    const { client, oauth } = await connect(f.apiKey);
+    await client.close();
+    const access = oauth.saved!.access_token;
+    expect((await post(access)).status).toBe(200);
+    // The same server and database reached as localhost: another origin, so another resource.
+    const other = `http://localhost:${srv.port}`;
+    const res = await postAuth(`Bearer ${access}`, new URL('/mcp', other), proxyFetch(srv.port, other));
+    await expectChallenge(res, OTHER_AUDIENCE, other);
+    // Nor can its refresh token be redeemed there.
+    const refreshed = await tokenAt(
+      other,
+      {
+        grant_type: 'refresh_token',
+        client_id: (oauth.info as { client_id: string }).client_id,
+        refresh_token: oauth.saved!.refresh_token!,
+      },
+      proxyFetch(srv.port, other),
+    );
+    expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+  });
+
+  it('answers 403 insufficient_scope for a token whose grant lacks the tool scope', async () => {
+    const { client, oauth } = await connect(f.apiKey);
+    await client.close();
+    const access = oauth.saved!.access_token;
+    const claims = JSON.parse(Buffer.from(access.split('.')[1]!, 'base64url').toString()) as { gid: string };
+    f.engine.db.prepare('UPDATE oauth_grants SET scopes = ? WHERE grant_id = ?').run('profile', claims.gid);
+    const res = await post(access);
+    expect(res.status).toBe(403);
+    const description = 'The access token lacks the prospectdb scope';
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer realm="prospectdb", error="insufficient_scope", error_description="${description}", scope="prospectdb", resource_metadata="${METADATA()}"`,
+    );
+    expect(await res.json()).toEqual({ error: 'insufficient_scope', error_description: description });
+  });
+});
+
+describe('sign-in page', () => {
+  it('names the host of the redirect URI of the pending request, not the first registered one', async () => {
+    const client_id = await register(['https://first.example.test/cb', 'http://127.0.0.1:9/callback']);
+    // Loopback redirect URIs may use any port (RFC 8252 §7.3): the code goes to 127.0.0.1:5555.
+    const { url } = authorizeUrl(client_id, 'http://127.0.0.1:5555/callback');
+    const page = await (await fetch(url)).text();
+    expect(page).toContain('(returning to <code>127.0.0.1:5555</code>)');
+    expect(page).not.toContain('first.example.test');
+    const wrong = await approve(url, 'nope');
+    expect(wrong.status).toBe(401);
+    expect(wrong.html).toContain('(returning to <code>127.0.0.1:5555</code>)');
+  });
+});
+
+describe('public URL behind a TLS-terminating proxy', () => {
+  const PUBLIC = 'https://mcp.example.test';
+  let pub: RunningServer;
+  let viaProxy: typeof fetch;
+  beforeAll(async () => {
+    pub = await startMcpServer(f.engine, { publicUrl: PUBLIC });
+    viaProxy = proxyFetch(pub.port, PUBLIC);
+  });
+  afterAll(() => pub.close());
+
+  it('derives the issuer, the metadata and the challenge from the public URL', async () => {
+    const as = (await (await viaProxy(`${PUBLIC}/.well-known/oauth-authorization-server`)).json()) as Json;
+    expect(as).toMatchObject({
+      issuer: PUBLIC,
+      authorization_endpoint: `${PUBLIC}/oauth/authorize`,
+      token_endpoint: `${PUBLIC}/oauth/token`,
+    });
+    const resource = (await (
+      await viaProxy(`${PUBLIC}/.well-known/oauth-protected-resource/mcp`)
+    ).json()) as Json;
+    expect(resource).toMatchObject({ resource: `${PUBLIC}/mcp`, authorization_servers: [PUBLIC] });
+    const res = await postAuth(undefined, new URL(`${PUBLIC}/mcp`), viaProxy);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(NO_TOKEN_CHALLENGE(PUBLIC));
+  });
+
+  it('refuses other Host headers (DNS rebinding), loopback included', async () => {
+    const res = await fetch(pub.mcpUrl, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: Json }).error.message).toBe('Invalid Host header');
+    const meta = await fetch(`${pub.origin}/.well-known/oauth-authorization-server`);
+    expect(meta.status).toBe(403);
+  });
+
+  it('connects the SDK client through the public URL, and binds its tokens to it', async () => {
+    const oauth = new TestOAuthClient(f.apiKey, viaProxy);
+    const url = new URL(`${PUBLIC}/mcp`);
+    const first = new StreamableHTTPClientTransport(url, { authProvider: oauth, fetch: viaProxy });
+    await expect(new Client({ name: 'agent', version: '1' }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    expect(oauth.authorizationUrl!.origin).toBe(PUBLIC);
+    expect(oauth.authorizationUrl!.searchParams.get('resource')).toBe(`${PUBLIC}/mcp`);
+    await first.finishAuth(oauth.code!);
+    const client = new Client({ name: 'agent', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: oauth, fetch: viaProxy }));
+    const credits = await client.callTool({ name: 'credits_balance', arguments: {} });
+    expect(credits.isError).toBeUndefined();
+    expect(credits.structuredContent).toHaveProperty('remaining_credits');
+    await client.close();
+
+    const access = oauth.saved!.access_token;
+    const claims = JSON.parse(Buffer.from(access.split('.')[1]!, 'base64url').toString()) as Json;
+    expect(claims.aud).toBe(`${PUBLIC}/mcp`);
+    // The local server over the same database is another resource: the public token is no good there.
+    await expectChallenge(await post(access), OTHER_AUDIENCE);
+  });
+
+  it('accepts only an http(s) origin as the public URL', () => {
+    for (const bad of [
+      'mcp.example.test',
+      'ftp://mcp.example.test',
+      'https://mcp.example.test/base',
+      'https://mcp.example.test/?q=1',
+      'https://u:p@mcp.example.test',
+    ])
+      expect(() => mcpHttpHandler(f.engine, { publicUrl: bad })).toThrow(
+        /public URL must be an http\(s\) origin/,
+      );
+    expect(
+      mcpHttpHandler(f.engine, { publicUrl: 'https://MCP.example.test:443/' }).provider.resourceUrl(),
+    ).toBe('https://mcp.example.test/mcp');
   });
 });

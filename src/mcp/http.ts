@@ -5,10 +5,15 @@
  * revocation). The protocol endpoints are the MCP SDK's own handlers, over the provider of
  * `oauth/provider.ts`; this file routes, checks bearer tokens and keeps sessions.
  *
+ * Behind a TLS-terminating proxy, `publicUrl` names the origin agents use (`https://…`): the issuer, the
+ * metadata, the canonical resource URL tokens are bound to and the allowed Host headers all derive from it.
+ * Without it the server is local: the origin is `http://` + the Host header, which must be a loopback name.
+ *
  * @example
  * const mcp = mcpHttpHandler(engine, { publicUrl: 'https://data.example.com' });
  * http.createServer(async (req, res) => { if (await mcp(req, res)) return; … });
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
@@ -24,6 +29,7 @@ import type { Engine } from '../engine.js';
 import { renderApprovalPage, renderMessagePage, APPROVE_PATH } from './oauth/page.js';
 import {
   createOAuthProvider,
+  MCP_SCOPE,
   RESOURCE_PATH,
   SCOPES_SUPPORTED,
   type ProspectOAuthProvider,
@@ -33,8 +39,10 @@ import { callerFromToken, createToolServer } from './server.js';
 
 export interface McpHttpOptions extends TokenLifetimes {
   /**
-   * Public origin of the server, e.g. `https://data.example.com` (issuer and resource URLs are built on
-   * it). Default: `http://<Host header>`, which suits a local server only.
+   * Public origin of the server as agents reach it, e.g. `https://data.example.com` behind a TLS proxy:
+   * the issuer, the metadata, the resource URL tokens are bound to (`<publicUrl>/mcp`) and the allowed
+   * hosts derive from it. An origin only (no path, query or credentials). Default: `http://<Host header>`
+   * with loopback hosts only, which suits a local server.
    */
   publicUrl?: string;
   /**
@@ -77,16 +85,57 @@ interface Session {
 
 type Req = IncomingMessage & { body?: unknown; auth?: AuthInfo; query?: Record<string, unknown> };
 
-const bearer = (header: string | undefined): string | undefined => {
-  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  return m ? m[1] : header === undefined ? undefined : '';
-};
+/**
+ * The bearer token of an Authorization header (RFC 6750 §2.1): `undefined` when the request carries no
+ * Bearer credentials at all (no header, or another scheme), `null` when the Bearer header is malformed.
+ */
+export function bearerToken(header: string | undefined): string | undefined | null {
+  if (header === undefined || !/^Bearer(\s|$)/i.test(header)) return undefined;
+  const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+/** The origin of a public URL; a TypeError for anything but an http(s) origin. */
+export function publicOrigin(url: string): string {
+  const u = URL.canParse(url) ? new URL(url) : undefined;
+  if (
+    !u ||
+    (u.protocol !== 'https:' && u.protocol !== 'http:') ||
+    u.username !== '' ||
+    u.password !== '' ||
+    u.pathname !== '/' ||
+    u.search !== '' ||
+    u.hash !== ''
+  ) {
+    throw new TypeError(
+      `public URL must be an http(s) origin such as https://data.example.com (no path, query or credentials), not ${JSON.stringify(url)}`,
+    );
+  }
+  return u.origin;
+}
+
+/** `http://` + a Host header, normalised as URL origins are (lower case, default port dropped). */
+function hostOrigin(host: string | undefined): string {
+  const url = `http://${host ?? '127.0.0.1'}`;
+  return URL.canParse(url) ? new URL(url).origin : 'http://127.0.0.1';
+}
+
+/** RFC 6750 §3 outcomes of a request to the protected resource that cannot proceed. */
+type Refusal =
+  | { error: undefined }
+  | { error: 'invalid_request' | 'invalid_token' | 'insufficient_scope'; description: string };
+const REFUSAL_STATUS = { invalid_request: 400, invalid_token: 401, insufficient_scope: 403 } as const;
 
 /** Builds the handler; mount it before every other route of the HTTP server. */
 export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): McpHttpHandler {
-  const provider = createOAuthProvider(engine, options);
-  const fixedOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
-  const originOf = (req: IncomingMessage) => fixedOrigin ?? `http://${req.headers.host ?? '127.0.0.1'}`;
+  const fixedOrigin = options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl);
+  const originOf = (req: IncomingMessage) => fixedOrigin ?? hostOrigin(req.headers.host);
+  // The origin of the request being served, for the provider (the SDK's handlers call it without the request).
+  const requestOrigin = new AsyncLocalStorage<string>();
+  const provider = createOAuthProvider(engine, {
+    ...options,
+    resourceUrl: () => `${fixedOrigin ?? requestOrigin.getStore() ?? 'http://127.0.0.1'}${RESOURCE_PATH}`,
+  });
   const sessions = new Map<string, Session>();
   const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const limit = options.rateLimit === false ? { rateLimit: false as const } : {};
@@ -159,6 +208,7 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
           renderApprovalPage(res, {
             requestId,
             client: outcome.client,
+            redirectUri: outcome.redirectUri,
             error: 'That API key is not valid. Try again.',
           });
         } else {
@@ -173,14 +223,29 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
     );
   });
 
-  const challenge = (req: IncomingMessage, res: ServerResponse) => {
+  /**
+   * The RFC 6750 §3 challenge: no error code when the request had no Bearer credentials (§3.1), else
+   * `invalid_request` (400), `invalid_token` (401) or `insufficient_scope` (403, naming the scope). Every
+   * one points at the protected-resource metadata (RFC 9728 §5.1) so a client can start the flow.
+   */
+  const challenge = (req: IncomingMessage, res: ServerResponse, refusal: Refusal) => {
     const metadataUrl = `${originOf(req)}${WELL_KNOWN_RESOURCE}${RESOURCE_PATH}`;
+    const realm = 'Bearer realm="prospectdb"';
+    if (refusal.error === undefined) {
+      return json(
+        res,
+        401,
+        { detail: 'This resource needs an OAuth 2.0 access token (see the WWW-Authenticate header)' },
+        { 'www-authenticate': `${realm}, resource_metadata="${metadataUrl}"` },
+      );
+    }
+    const scope = refusal.error === 'insufficient_scope' ? `, scope="${MCP_SCOPE}"` : '';
     json(
       res,
-      401,
-      { error: 'invalid_token', error_description: 'Missing or invalid access token' },
+      REFUSAL_STATUS[refusal.error],
+      { error: refusal.error, error_description: refusal.description },
       {
-        'www-authenticate': `Bearer realm="OAuth", error="invalid_token", error_description="Missing or invalid access token", resource_metadata="${metadataUrl}"`,
+        'www-authenticate': `${realm}, error="${refusal.error}", error_description="${refusal.description}"${scope}, resource_metadata="${metadataUrl}"`,
       },
     );
   };
@@ -200,8 +265,29 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
   /** `/mcp`, outside express: the transport reads its own body, with a limit large enough for 10,000 ids. */
   async function serveMcp(req: Req, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req.headers.host, allowedHosts)) return rpcError(res, 403, 'Invalid Host header');
-    const check = await provider.check(bearer(req.headers.authorization));
-    if (!check.ok) return challenge(req, res);
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined) return challenge(req, res, { error: undefined });
+    if (token === null)
+      return challenge(req, res, {
+        error: 'invalid_request',
+        description: 'Malformed Authorization header: expected Bearer and one token',
+      });
+    const check = await provider.check(token);
+    if (!check.ok) {
+      return challenge(req, res, {
+        error: 'invalid_token',
+        description:
+          check.reason === 'audience'
+            ? 'The access token was issued for another resource'
+            : 'The access token is invalid, expired or revoked',
+      });
+    }
+    if (!check.auth.scopes.includes(MCP_SCOPE)) {
+      return challenge(req, res, {
+        error: 'insufficient_scope',
+        description: `The access token lacks the ${MCP_SCOPE} scope`,
+      });
+    }
     req.auth = check.auth;
     let body: unknown;
     if (req.method === 'POST') {
@@ -242,23 +328,25 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
   const handler = (async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (!isMcpPath(pathname)) return false;
-    if (pathname === RESOURCE_PATH) {
-      await serveMcp(req, res).catch((e: unknown) => {
-        console.error('prospectdb: mcp request failed', e);
-        if (!res.headersSent) rpcError(res, 500, 'Internal server error');
-      });
-      return true;
-    }
-    await new Promise<void>((resolve) => {
-      app(req, res, (err?: unknown) => {
-        if (err) console.error('prospectdb: oauth request failed', err);
-        if (!res.headersSent) json(res, err ? 500 : 404, { error: err ? 'server_error' : 'not_found' });
+    return requestOrigin.run(originOf(req), async () => {
+      if (pathname === RESOURCE_PATH) {
+        await serveMcp(req, res).catch((e: unknown) => {
+          console.error('prospectdb: mcp request failed', e);
+          if (!res.headersSent) rpcError(res, 500, 'Internal server error');
+        });
+        return true;
+      }
+      await new Promise<void>((resolve) => {
+        app(req, res, (err?: unknown) => {
+          if (err) console.error('prospectdb: oauth request failed', err);
+          if (!res.headersSent) json(res, err ? 500 : 404, { error: err ? 'server_error' : 'not_found' });
+          resolve();
+        });
+        // The express app answers asynchronously; the request is ours either way.
         resolve();
       });
-      // The express app answers asynchronously; the request is ours either way.
-      resolve();
+      return true;
     });
-    return true;
   }) as McpHttpHandler;
   handler.close = async () => {
     const open = [...sessions.values()];

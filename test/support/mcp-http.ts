@@ -1,10 +1,12 @@
 /**
  * Test support for the tool server over HTTP: the handler mounted on a `node:http` server on 127.0.0.1,
- * and an in-memory `OAuthClientProvider` for the SDK client whose "browser" submits the sign-in form
- * with an API key.
+ * an in-memory `OAuthClientProvider` for the SDK client whose "browser" submits the sign-in form with an
+ * API key, and a fetch that plays a TLS-terminating proxy for a public URL without leaving loopback.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
@@ -16,6 +18,7 @@ import { mcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from '../../
 
 export interface RunningServer {
   origin: string;
+  port: number;
   mcpUrl: URL;
   handler: McpHttpHandler;
   close(): Promise<void>;
@@ -37,6 +40,7 @@ export async function startMcpServer(engine: Engine, options: McpHttpOptions = {
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
+    port,
     mcpUrl: new URL('/mcp', origin),
     handler,
     async close() {
@@ -47,24 +51,63 @@ export async function startMcpServer(engine: Engine, options: McpHttpOptions = {
   };
 }
 
+/**
+ * A fetch standing for a TLS-terminating proxy in front of the server on `127.0.0.1:port`: a request to
+ * `publicOrigin` (e.g. `https://mcp.example.test`) goes to the loopback port over plain HTTP with the
+ * public host in `Host` and `X-Forwarded-Proto`, as a proxy forwards it; any other origin is refused,
+ * so nothing leaves the loopback interface and no name is resolved.
+ */
+export function proxyFetch(port: number, publicOrigin: string): typeof fetch {
+  const pub = new URL(publicOrigin);
+  return async (input, init) => {
+    const req = new Request(input, init);
+    const url = new URL(req.url);
+    if (url.origin !== pub.origin) throw new TypeError(`no route to ${url.origin} from this test`);
+    const body = req.body ? Buffer.from(await req.arrayBuffer()) : undefined;
+    const headers: Record<string, string> = Object.fromEntries(req.headers);
+    headers.host = pub.host;
+    headers['x-forwarded-proto'] = pub.protocol.slice(0, -1);
+    if (body) headers['content-length'] = String(body.length);
+    return new Promise<Response>((resolve, reject) => {
+      const out = request(
+        { host: '127.0.0.1', port, method: req.method, path: url.pathname + url.search, headers },
+        (res) => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers))
+            for (const one of v === undefined ? [] : [v].flat()) h.append(k, one);
+          const status = res.statusCode ?? 502;
+          const empty = status === 204 || status === 304 || req.method === 'HEAD';
+          if (empty) res.resume();
+          const stream = empty ? null : (Readable.toWeb(res) as WebReadableStream<Uint8Array>);
+          resolve(new Response(stream as ReadableStream<Uint8Array> | null, { status, headers: h }));
+        },
+      );
+      out.on('error', reject);
+      req.signal.addEventListener('abort', () => out.destroy(new Error('aborted')));
+      out.end(body);
+    });
+  };
+}
+
 /** Submits the sign-in form the authorization URL shows; returns the redirect and the page status. */
 export async function approve(
   authorizationUrl: URL | string,
   apiKey: string,
   decision: 'approve' | 'deny' = 'approve',
-): Promise<{ status: number; location: string | null; html: string }> {
-  const page = await fetch(authorizationUrl, { redirect: 'manual' });
+  fetchFn: typeof fetch = fetch,
+): Promise<{ status: number; location: string | null; html: string; page: string }> {
+  const page = await fetchFn(authorizationUrl, { redirect: 'manual' });
   const html = await page.text();
   const request = /name="request" value="([^"]+)"/.exec(html)?.[1];
   if (!request) throw new Error(`no sign-in form (${page.status}): ${html.slice(0, 200)}`);
   const action = new URL('/oauth/approve', authorizationUrl);
-  const res = await fetch(action, {
+  const res = await fetchFn(action, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ request, api_key: apiKey, decision }).toString(),
   });
-  return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  return { status: res.status, location: res.headers.get('location'), html: await res.text(), page: html };
 }
 
 /** An MCP client's OAuth state, in memory; its "browser" approves with `apiKey`. */
@@ -76,7 +119,10 @@ export class TestOAuthClient implements OAuthClientProvider {
   code: string | undefined;
   authorizationUrl: URL | undefined;
 
-  constructor(private readonly apiKey: string) {}
+  constructor(
+    private readonly apiKey: string,
+    private readonly fetchFn: typeof fetch = fetch,
+  ) {}
 
   get redirectUrl() {
     return 'http://127.0.0.1:9/callback';
@@ -110,7 +156,7 @@ export class TestOAuthClient implements OAuthClientProvider {
   }
   async redirectToAuthorization(url: URL) {
     this.authorizationUrl = url;
-    const { location } = await approve(url, this.apiKey);
+    const { location } = await approve(url, this.apiKey, 'approve', this.fetchFn);
     this.code = location ? (new URL(location).searchParams.get('code') ?? undefined) : undefined;
   }
 }

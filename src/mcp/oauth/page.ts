@@ -33,14 +33,17 @@ input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}button{padding
 export interface ApprovalPage {
   requestId: string;
   client: OAuthClientInformationFull | null;
+  /** Where the code of this request will be sent: the page names its host. */
+  redirectUri: string;
   error?: string;
 }
 
 /** Writes the sign-in form (200, or 401 when a key was refused). */
 export function renderApprovalPage(res: ServerResponse, view: ApprovalPage): void {
   const name = view.client?.client_name ?? view.client?.client_id ?? 'An application';
-  const redirect = view.client?.redirect_uris[0];
-  const host = redirect ? new URL(redirect).host : '';
+  // The host the code goes to, from the pending request: a client may register several redirect URIs,
+  // and a loopback one with any port (RFC 8252), so the first registered URI may not be this one.
+  const host = URL.canParse(view.redirectUri) ? new URL(view.redirectUri).host : '';
   const body = `
 <h1>Connect ${escape(name)} to prospectdb</h1>
 <p><strong>${escape(name)}</strong>${host ? ` (returning to <code>${escape(host)}</code>)` : ''} asks to use the

@@ -5,6 +5,10 @@
  * codes and pending requests are opaque random strings. Every one of them is stored only as a SHA-256
  * hash, bound to a grant, and a grant is bound to the API key that approved it: revoking the grant
  * (revocation endpoint) or the key ends access at the next request. Time comes from `engine.now()`.
+ *
+ * Every grant is bound to this server's canonical resource URL (RFC 8707, e.g. `https://data.example.com/mcp`):
+ * a `resource` naming anything else is refused with `invalid_target` at authorize and token time, the access
+ * token's audience is that URL, and `/mcp` accepts only tokens whose audience is its own URL.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -60,21 +64,36 @@ export interface TokenLifetimes {
 }
 
 const JWT_ISSUER = 'prospectdb';
-const JWT_AUDIENCE = 'prospectdb:mcp';
 const JWT_TYPE = 'at+jwt';
+
+export interface OAuthProviderOptions extends TokenLifetimes {
+  /**
+   * The canonical URL of the protected resource for the request being served (`<origin>/mcp`): fixed by
+   * the public URL, or derived from the Host header of a local server.
+   */
+  resourceUrl: () => string;
+}
 
 /** Outcome of checking a bearer token. */
 export type TokenCheck =
   | { ok: true; auth: AuthInfo; account: Account; keyId: string; grantId: string }
-  | { ok: false; reason: 'missing' | 'malformed' | 'expired' | 'revoked' | 'unknown' };
+  | { ok: false; reason: 'missing' | 'malformed' | 'expired' | 'revoked' | 'unknown' | 'audience' };
 
 /** Outcome of the sign-in form. */
 export type Approval =
   | { ok: true; redirect: string }
   | { ok: false; reason: 'expired_request' }
-  | { ok: false; reason: 'bad_key'; requestId: string; client: OAuthClientInformationFull | null };
+  | {
+      ok: false;
+      reason: 'bad_key';
+      requestId: string;
+      client: OAuthClientInformationFull | null;
+      redirectUri: string;
+    };
 
 export interface ProspectOAuthProvider extends OAuthServerProvider {
+  /** The canonical resource URL tokens are bound to, for the request being served. */
+  resourceUrl(): string;
   /** Checks a bearer token: signature and expiry (jose), then its grant, key and account (SQLite). */
   check(token: string | undefined): Promise<TokenCheck>;
   /** Handles the sign-in form: approves with an API key, or denies. */
@@ -107,14 +126,25 @@ function grantedScopes(requested: readonly string[] | undefined, ceiling: readon
   return [...new Set(requested)];
 }
 
-function checkResource(resource: URL | undefined): void {
-  if (resource && resource.pathname !== RESOURCE_PATH) {
-    throw new InvalidTargetError(`Unknown resource ${resource.href}; this server protects ${RESOURCE_PATH}`);
+/**
+ * A `resource` parameter in the canonical form RFC 8707 and the MCP authorization spec compare: origin
+ * (scheme and host lower-cased, default port dropped) and path without a trailing slash; a query or a
+ * fragment makes it another resource.
+ */
+export function canonicalResource(resource: URL): string {
+  const path = resource.pathname.replace(/\/+$/, '');
+  return `${resource.origin}${path}${resource.search}${resource.hash}`;
+}
+
+/** Refuses a `resource` that is not this server's (RFC 8707 §2: `invalid_target`). */
+function checkResource(resource: URL | undefined, canonical: string): void {
+  if (resource && canonicalResource(resource) !== canonical) {
+    throw new InvalidTargetError(`Unknown resource ${resource.href}; this server's resource is ${canonical}`);
   }
 }
 
 /** Builds the provider over an engine's database. */
-export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = {}): ProspectOAuthProvider {
+export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOptions): ProspectOAuthProvider {
   const s = oauthStatements(engine.db);
   const db = engine.db;
   const accessSeconds = lifetimes.accessTokenSeconds ?? 900;
@@ -136,10 +166,15 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
       .immediate();
   const grantUsable = (g: GrantRow | undefined, clientId: string): g is GrantRow =>
     g !== undefined && g.client_id === clientId && g.revoked_at === null && keyActive(db, g.key_id);
+  /** A grant is redeemed only at the resource it was approved for (grants made before binding have none). */
+  const sameResource = (g: GrantRow, canonical: string) => {
+    if (g.resource !== canonical)
+      throw new InvalidTargetError(`This authorization was granted for another resource than ${canonical}`);
+  };
 
   /** Signs an access token and makes a refresh token; the caller stores both hashes. */
   async function mint(
-    g: GrantRow,
+    g: GrantRow & { resource: string },
   ): Promise<{ tokens: OAuthTokens; rows: [string, 'access' | 'refresh', number][] }> {
     const now = engine.now();
     const iat = Math.floor(now / 1000);
@@ -147,7 +182,7 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
     const access = await new SignJWT({ scope: g.scopes, client_id: g.client_id, gid: g.grant_id })
       .setProtectedHeader({ alg: 'HS256', kid, typ: JWT_TYPE })
       .setIssuer(JWT_ISSUER)
-      .setAudience(JWT_AUDIENCE)
+      .setAudience(g.resource)
       .setSubject(g.account_id)
       .setJti(randomUUID())
       .setIssuedAt(iat)
@@ -179,8 +214,11 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
       return store;
     },
 
+    resourceUrl: () => lifetimes.resourceUrl(),
+
     async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: ServerResponse) {
-      checkResource(params.resource);
+      const canonical = lifetimes.resourceUrl();
+      checkResource(params.resource, canonical);
       const scopes = grantedScopes(params.scopes, SCOPES_SUPPORTED);
       const requestId = newSecret();
       const now = engine.now();
@@ -192,10 +230,11 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
         params.codeChallenge,
         params.state ?? null,
         scopes.join(' '),
-        params.resource?.href ?? null,
+        // Without a `resource` parameter the grant is still bound: to the only resource there is.
+        canonical,
         now + requestSeconds * 1000,
       );
-      renderApprovalPage(res, { requestId, client });
+      renderApprovalPage(res, { requestId, client, redirectUri: params.redirectUri });
     },
 
     decide(requestId, decision, apiKey) {
@@ -219,6 +258,7 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
               reason: 'bad_key',
               requestId,
               client: store.getClient(req.client_id) as OAuthClientInformationFull | null,
+              redirectUri: req.redirect_uri,
             };
           s.deleteRequest.run(hash);
           const now = engine.now();
@@ -255,7 +295,8 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
     },
 
     async exchangeAuthorizationCode(client, authorizationCode, _verifier, redirectUri, resource) {
-      checkResource(resource);
+      const canonical = lifetimes.resourceUrl();
+      checkResource(resource, canonical);
       const hash = secretHash(authorizationCode);
       const row = s.codeByHash.get(hash) as CodeRow | undefined;
       const g = row ? grant(row.grant_id) : undefined;
@@ -271,7 +312,8 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
         throw new InvalidGrantError('redirect_uri does not match the authorization request');
       }
       if (!grantUsable(g, client.client_id)) throw new InvalidGrantError('The approval was revoked');
-      const minted = await mint(g);
+      sameResource(g, canonical);
+      const minted = await mint({ ...g, resource: canonical });
       db.transaction(() => {
         if (s.useCode.run(engine.now(), hash).changes !== 1)
           throw new InvalidGrantError('Authorization code already used');
@@ -281,7 +323,8 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
     },
 
     async exchangeRefreshToken(client, refreshToken, scopes, resource) {
-      checkResource(resource);
+      const canonical = lifetimes.resourceUrl();
+      checkResource(resource, canonical);
       const hash = secretHash(refreshToken);
       const row = s.tokenByHash.get(hash) as TokenRow | undefined;
       const g = row ? grant(row.grant_id) : undefined;
@@ -295,8 +338,9 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
       }
       if (row.expires_at < engine.now()) throw new InvalidGrantError('Refresh token expired');
       if (!grantUsable(g, client.client_id)) throw new InvalidGrantError('The approval was revoked');
+      sameResource(g, canonical);
       grantedScopes(scopes, g.scopes.split(' '));
-      const minted = await mint(g);
+      const minted = await mint({ ...g, resource: canonical });
       db.transaction(() => {
         if (s.revokeToken.run(engine.now(), hash).changes !== 1)
           throw new InvalidGrantError('Refresh token already used');
@@ -320,18 +364,21 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
 
     async check(token) {
       if (token === undefined || token === '') return { ok: false, reason: 'missing' };
+      const canonical = lifetimes.resourceUrl();
       let claims: { gid?: unknown; exp?: number };
       try {
         ({ payload: claims } = await jwtVerify(token, secret().secret, {
           issuer: JWT_ISSUER,
-          audience: JWT_AUDIENCE,
+          audience: canonical,
           typ: JWT_TYPE,
           algorithms: ['HS256'],
           currentDate: new Date(engine.now()),
           clockTolerance: 0,
         }));
       } catch (e) {
-        return { ok: false, reason: e instanceof joseErrors.JWTExpired ? 'expired' : 'malformed' };
+        if (e instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
+        const audience = e instanceof joseErrors.JWTClaimValidationFailed && e.claim === 'aud';
+        return { ok: false, reason: audience ? 'audience' : 'malformed' };
       }
       const row = s.tokenByHash.get(secretHash(token)) as TokenRow | undefined;
       if (!row || row.kind !== 'access' || typeof claims.gid !== 'string' || row.grant_id !== claims.gid) {
@@ -341,6 +388,7 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
       if (row.expires_at <= engine.now()) return { ok: false, reason: 'expired' };
       const g = grant(row.grant_id);
       if (!g || g.revoked_at !== null || !keyActive(db, g.key_id)) return { ok: false, reason: 'revoked' };
+      if (g.resource !== canonical) return { ok: false, reason: 'audience' };
       const account = getAccount(engine, g.account_id);
       if (!account) return { ok: false, reason: 'revoked' };
       return {
@@ -353,7 +401,7 @@ export function createOAuthProvider(engine: Engine, lifetimes: TokenLifetimes = 
           clientId: g.client_id,
           scopes: g.scopes.split(' '),
           expiresAt: Math.floor(row.expires_at / 1000),
-          resource: g.resource ? new URL(g.resource) : undefined,
+          resource: new URL(canonical),
           extra: { account, keyId: g.key_id, grantId: g.grant_id },
         },
       };
