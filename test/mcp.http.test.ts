@@ -2,10 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issueKey, revokeKey, listKeys } from '../src/account/accounts.js';
 import { handle } from '../src/facade/handle.js';
 import { mcpHttpHandler } from '../src/mcp/http.js';
+import { run as runServe } from '../src/cli/commands/serve.js';
+import { serve, type RunningServer as HttpServer } from '../src/http/server.js';
 import { mcpFixture, type McpFixture } from './support/mcp-engine.js';
 import {
   approve,
@@ -431,12 +433,12 @@ describe('sign-in page', () => {
   });
 });
 
-describe('public URL behind a TLS-terminating proxy', () => {
+describe('public URL behind a TLS-terminating proxy (serve({ publicUrl }))', () => {
   const PUBLIC = 'https://mcp.example.test';
-  let pub: RunningServer;
+  let pub: HttpServer;
   let viaProxy: typeof fetch;
   beforeAll(async () => {
-    pub = await startMcpServer(f.engine, { publicUrl: PUBLIC });
+    pub = await serve(f.engine, { port: 0, publicUrl: PUBLIC, mcp: { rateLimit: false } });
     viaProxy = proxyFetch(pub.port, PUBLIC);
   });
   afterAll(() => pub.close());
@@ -458,11 +460,13 @@ describe('public URL behind a TLS-terminating proxy', () => {
   });
 
   it('refuses other Host headers (DNS rebinding), loopback included', async () => {
-    const res = await fetch(pub.mcpUrl, { method: 'POST', body: '{}' });
+    const res = await fetch(`${pub.url}/mcp`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: Json }).error.message).toBe('Invalid Host header');
-    const meta = await fetch(`${pub.origin}/.well-known/oauth-authorization-server`);
+    const meta = await fetch(`${pub.url}/.well-known/oauth-authorization-server`);
     expect(meta.status).toBe(403);
+    // The REST API is not the tool server's: its answer does not depend on the Host header.
+    expect((await fetch(`${pub.url}/v1/credits`)).status).toBe(401);
   });
 
   it('connects the SDK client through the public URL, and binds its tokens to it', async () => {
@@ -503,5 +507,16 @@ describe('public URL behind a TLS-terminating proxy', () => {
     expect(
       mcpHttpHandler(f.engine, { publicUrl: 'https://MCP.example.test:443/' }).provider.resourceUrl(),
     ).toBe('https://mcp.example.test/mcp');
+  });
+
+  it('prospectdb serve refuses a --public-url that is not an origin, before opening the database', async () => {
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((m: string) => void errors.push(m));
+    try {
+      expect(await runServe(['--db', '/nonexistent/x.db', '--public-url', 'https://x.test/base'])).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors[0]).toMatch(/^prospectdb serve: --public-url: public URL must be an http\(s\) origin/);
   });
 });

@@ -25,6 +25,12 @@ export interface ServeOptions {
   shutdownTimeoutMs?: number;
   /** The agent tool server (`/mcp` with its OAuth endpoints); on by default, `false` turns it off. */
   mcp?: McpHttpOptions | false;
+  /**
+   * Origin agents reach the server at, e.g. `https://data.example.com` behind a TLS-terminating proxy:
+   * the tool server's issuer, metadata, token audience and allowed hosts derive from it (same as
+   * `mcp.publicUrl`). Default: a local server, loopback hosts only.
+   */
+  publicUrl?: string;
 }
 
 export interface RunningServer {
@@ -69,7 +75,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_la
 /** A node:http server answering through the facade (not yet listening). */
 export function createHttpServer(engine: Engine, options: ServeOptions = {}): Server {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const mcp = options.mcp === false ? undefined : mcpHttpHandler(engine, options.mcp);
+  const mcp =
+    options.mcp === false
+      ? undefined
+      : mcpHttpHandler(engine, { publicUrl: options.publicUrl, ...options.mcp });
   const server = createServer((req, res) => {
     void (async () => {
       try {
