@@ -39,7 +39,9 @@ const regExp = Object.assign((pattern: string) => linearRegExp(pattern), {
  * the instance is dropped with the cache to bound memory whatever schemas callers send.
  */
 function newAjv(): Ajv {
-  const ajv = addFormats(new Ajv({ strict: false, allErrors: true, code: { regExp } }));
+  const ajv = addFormats(
+    new Ajv({ strict: false, allErrors: true, allowMatchingProperties: true, code: { regExp } }),
+  );
   ajv.addFormat('regex', {
     type: 'string',
     validate: (s: string) => {
