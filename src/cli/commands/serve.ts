@@ -1,13 +1,19 @@
-/** `prospectdb serve --db FILE [--port N] [--host H] [--rate-limit N|off]`: the HTTP facade over a database. */
+/**
+ * `prospectdb serve --db FILE [--port N] [--host H] [--rate-limit N|off] [--cors-origin URL …]`: the HTTP
+ * facade over a database.
+ */
 import { parseArgs } from 'node:util';
 import { openEngine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
 import { serve } from '../../http/server.js';
 
 const HELP = `usage: prospectdb serve --db FILE [--port 8080] [--host 127.0.0.1] [--rate-limit N|off]
+                       [--cors-origin URL ...]
 
 Serves the v1/v2 API over HTTP from FILE (see prospectdb load). Requests need an api_key header
-(prospectdb keys create). Ctrl-C stops accepting and lets in-flight requests finish.`;
+(prospectdb keys create). Indexes are built before the server listens. --cors-origin (repeatable) lets
+browser pages from that origin call the API (no CORS by default). Ctrl-C stops accepting and lets
+in-flight requests finish.`;
 
 /** Rate-limit option from `--rate-limit` text: a number per minute, or `off`. */
 export function rateLimitOption(text: string | undefined): FacadeOptions['rateLimit'] {
@@ -40,6 +46,7 @@ export async function run(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       'rate-limit': { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -53,7 +60,8 @@ export async function run(argv: string[]): Promise<number> {
     rateLimit: rateLimitOption(values['rate-limit']),
   };
   const engine = openEngine(options);
-  const server = await serve(engine, { port, host: values.host });
+  const origins = values['cors-origin'];
+  const server = await serve(engine, { port, host: values.host, cors: origins ? { origins } : undefined });
   console.error(`prospectdb: serving ${values.db} on ${server.url}`);
   await untilSignal();
   console.error('prospectdb: shutting down');
