@@ -5,24 +5,31 @@
  * dribble their headers do not stop a normal request, and the server cuts them after `headersTimeout`.
  * Only hang guards here: the latency figures are measured by `bench/eventloop.bench.ts`.
  */
+import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/account/accounts.js';
 import type { Engine } from '../src/engine.js';
 import { serve, type RunningServer } from '../src/http/server.js';
-import { demoEngine } from './support/demo.js';
+import { DEMO_DIR, demoEngine } from './support/demo.js';
 import { heavyRequests, type HeavyRequest } from './support/heavy.js';
 import { quantile, send } from './support/http-client.js';
 
 let engine: Engine;
 let server: RunningServer;
 let apiKey: string;
+const warmUps: Record<string, number>[] = [];
 
 beforeAll(async () => {
   engine = await demoEngine({ rateLimit: false } as never);
   apiKey = createAccount(engine, { name: 'Load', credits: 1e9, entitlements: ['*'] }).api_key;
-  server = await serve(engine, { port: 0, timeouts: { headersMs: 1_500 } });
+  server = await serve(engine, {
+    port: 0,
+    timeouts: { headersMs: 1_500 },
+    onWarm: (took) => warmUps.push(took),
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -40,6 +47,28 @@ function comparable(text: string): unknown {
 }
 
 describe('responsiveness', () => {
+  it('builds every index before listening, and again after the data changes', async () => {
+    expect(warmUps).toHaveLength(1);
+    expect(Object.keys(warmUps[0]!)).toEqual(
+      expect.arrayContaining([
+        'search.prospectIndex',
+        'match.businesses',
+        'match.prospects',
+        'stats.prospects',
+      ]),
+    );
+    // A new event (a copy of a demo one under a new id) bumps the data version, as an ingest by
+    // another process would.
+    const line = (await readFile(`${DEMO_DIR}/events.jsonl.gz`).then((b) => gunzipSync(b).toString()))
+      .split('\n', 1)[0]!
+      .replaceAll(/"event_id":"[0-9a-f]{32}"/g, `"event_id":"${'e'.repeat(32)}"`);
+    expect(engine.ingestEvents([JSON.parse(line)]).ingested).toBe(1);
+    const deadline = Date.now() + 10_000;
+    while (warmUps.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(warmUps).toHaveLength(2);
+    expect((await send(server.port, '/healthcheck/http')).status).toBe(200);
+  }, 20_000);
+
   it('answers every health check while heavy requests run, and the heavy answers are unchanged', async () => {
     const heavy = heavyRequests(engine);
     const expected = new Map<string, unknown>();

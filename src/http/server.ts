@@ -55,6 +55,8 @@ export interface ServeOptions {
    * the builds to the first request that needs each index.
    */
   warm?: boolean;
+  /** Called after each warm-up (before listening, then after each data change) with ms per index. */
+  onWarm?: (took: Record<string, number>) => void;
 }
 
 export interface RunningServer {
@@ -214,7 +216,7 @@ function limitConnections(server: Server, max: number): void {
  * Re-warms the engine's indexes after its data changes (a load or an event ingest by this or another
  * process), off the request path: the warm-up yields between indexes. Returns the stopper.
  */
-function rewarmOnChange(engine: Engine): () => void {
+function rewarmOnChange(engine: Engine, onWarm: ServeOptions['onWarm']): () => void {
   const version = () => (engine.closed ? undefined : getMeta(engine.db, 'data_version'));
   let warmed = version();
   let running = false;
@@ -223,8 +225,9 @@ function rewarmOnChange(engine: Engine): () => void {
     if (running || now === undefined || now === warmed) return;
     running = true;
     warmEngine(engine)
-      .then(() => {
+      .then((took) => {
         warmed = now;
+        onWarm?.(took);
       })
       .catch(() => {
         // A failed build surfaces in the request that needs the index; nothing to report here.
@@ -240,7 +243,7 @@ function rewarmOnChange(engine: Engine): () => void {
 /** Starts serving the engine over HTTP. */
 export async function serve(engine: Engine, options: ServeOptions = {}): Promise<RunningServer> {
   const warm = options.warm !== false;
-  if (warm) await warmEngine(engine);
+  if (warm) options.onWarm?.(await warmEngine(engine));
   const server = createHttpServer(engine, options);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -251,7 +254,7 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
     });
   });
   const port = (server.address() as AddressInfo).port;
-  if (warm) server.on('close', rewarmOnChange(engine));
+  if (warm) server.on('close', rewarmOnChange(engine, options.onWarm));
   let closing: Promise<void> | undefined;
   return {
     server,

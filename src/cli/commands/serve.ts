@@ -61,7 +61,15 @@ export async function run(argv: string[]): Promise<number> {
   };
   const engine = openEngine(options);
   const origins = values['cors-origin'];
-  const server = await serve(engine, { port, host: values.host, cors: origins ? { origins } : undefined });
+  const server = await serve(engine, {
+    port,
+    host: values.host,
+    cors: origins ? { origins } : undefined,
+    onWarm: (took) => {
+      const ms = Object.values(took).reduce((a, b) => a + b, 0);
+      console.error(`prospectdb: indexes ready (${Math.round(ms)} ms)`);
+    },
+  });
   console.error(`prospectdb: serving ${values.db} on ${server.url}`);
   await untilSignal();
   console.error('prospectdb: shutting down');
