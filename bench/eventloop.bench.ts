@@ -58,6 +58,7 @@ interface Child {
   port: number;
   apiKey: string;
   listenMs: number;
+  warmed: number;
 }
 
 async function start(root: string, name: string): Promise<Child> {
@@ -165,6 +166,7 @@ async function run(root: string, name: string) {
   await report(quiet);
   return {
     listenMs: child.listenMs,
+    warmedMs: child.warmed,
     heavyDone,
     failures,
     loop,

@@ -22,7 +22,13 @@ const { api_key } = createAccount(engine, { name: 'bench', credits: 1e12, entitl
   api_key: string;
 };
 const started = performance.now();
-const server = (await serve(engine, { port: 0, mcp: false })) as { port: number; close(): Promise<void> };
+// Main's `serve` has no warm-up and ignores `onWarm`: `warmed` stays 0 there.
+let warmed = 0;
+const onWarm = (took: Record<string, number>) => (warmed = Object.values(took).reduce((a, b) => a + b, 0));
+const server = (await serve(engine, { port: 0, mcp: false, onWarm })) as {
+  port: number;
+  close(): Promise<void>;
+};
 const listenMs = performance.now() - started;
 const histogram = monitorEventLoopDelay({ resolution: 1 });
 histogram.enable();
@@ -35,7 +41,7 @@ new PerformanceObserver((list) => {
     gcTotal += e.duration;
   }
 }).observe({ entryTypes: ['gc'] });
-process.stdout.write(`${JSON.stringify({ port: server.port, apiKey: api_key, listenMs })}\n`);
+process.stdout.write(`${JSON.stringify({ port: server.port, apiKey: api_key, listenMs, warmed })}\n`);
 
 process.on('message', (message) => {
   if (message !== 'report') return;
