@@ -129,64 +129,62 @@ export function createHttpServer(engine: Engine, options: ServeOptions = {}): Se
   const mcp = options.mcp === false ? undefined : mcpHttpHandler(engine, options.mcp);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const turn = createTurns();
-  const server = createServer(
-    {
-      headersTimeout: timeouts.headersMs,
-      requestTimeout: Math.max(timeouts.requestMs, timeouts.headersMs),
-      keepAliveTimeout: timeouts.keepAliveMs,
-      // How often node looks for connections past those timeouts (its default is 30 s).
-      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
-    },
-    (req, res) => {
-      void (async () => {
-        try {
-          for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-          if (options.cors) {
-            const pre = preflight(options.cors, req.method, req.headers);
-            if (pre) {
-              send(res, pre.status, pre.headers, undefined);
-              return;
-            }
-            for (const [name, value] of Object.entries(corsHeaders(options.cors, req.headers.origin)))
-              res.setHeader(name, value);
-          }
-          if (mcp && (await mcp(req, res))) return;
-          const body = await readBody(req, limit);
-          if (body === 'too_large') {
-            res.setHeader('connection', 'close');
-            send(
-              res,
-              413,
-              { 'content-type': 'application/json' },
-              { details: `Request body larger than ${limit} bytes` },
-            );
+  const limits = {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: Math.max(timeouts.requestMs, timeouts.headersMs),
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // How often node looks for connections past those timeouts (its default is 30 s).
+    connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
+  };
+  const server = createServer(limits, (req, res) => {
+    void (async () => {
+      try {
+        for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+        if (options.cors) {
+          const pre = preflight(options.cors, req.method, req.headers);
+          if (pre) {
+            send(res, pre.status, pre.headers, undefined);
             return;
           }
-          // One API request starts per event-loop turn: socket reads and the liveness routes run
-          // between them, whatever the queue holds.
-          if (!isLiveness(req.method, req.url)) await turn();
-          if (res.destroyed) return;
-          const out = await handle(engine, {
-            method: req.method ?? 'GET',
-            path: req.url ?? '/',
-            headers: req.headers,
-            body: body.length > 0 ? body : undefined,
-            clientAddress: clientAddress(req, options.trustProxy ?? false),
-          });
-          send(res, out.status, out.headers, out.body);
-        } catch {
-          if (!res.headersSent)
-            send(
-              res,
-              500,
-              { 'content-type': 'application/json' },
-              { details: 'An internal server error occurred' },
-            );
-          else res.destroy();
+          for (const [name, value] of Object.entries(corsHeaders(options.cors, req.headers.origin)))
+            res.setHeader(name, value);
         }
-      })();
-    },
-  );
+        if (mcp && (await mcp(req, res))) return;
+        const body = await readBody(req, limit);
+        if (body === 'too_large') {
+          res.setHeader('connection', 'close');
+          send(
+            res,
+            413,
+            { 'content-type': 'application/json' },
+            { details: `Request body larger than ${limit} bytes` },
+          );
+          return;
+        }
+        // One API request starts per event-loop turn: socket reads and the liveness routes run
+        // between them, whatever the queue holds.
+        if (!isLiveness(req.method, req.url)) await turn();
+        if (res.destroyed) return;
+        const out = await handle(engine, {
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+          body: body.length > 0 ? body : undefined,
+          clientAddress: clientAddress(req, options.trustProxy ?? false),
+        });
+        send(res, out.status, out.headers, out.body);
+      } catch {
+        if (!res.headersSent)
+          send(
+            res,
+            500,
+            { 'content-type': 'application/json' },
+            { details: 'An internal server error occurred' },
+          );
+        else res.destroy();
+      }
+    })();
+  });
   limitConnections(server, options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
   if (mcp) server.on('close', () => void mcp.close());
   return server;
