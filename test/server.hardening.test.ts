@@ -6,7 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount } from '../src/account/accounts.js';
-import { generateKey, hashKey, keyMatches } from '../src/account/keys.js';
+import { generateKey, hashKey, keyMatches, sameSecret } from '../src/account/keys.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { serve, type RunningServer } from '../src/http/server.js';
 import { send, type Reply } from './support/http-client.js';
@@ -215,6 +215,9 @@ describe('constant-time key comparison', () => {
     expect(keyMatches('', hash)).toBe(false);
     expect(keyMatches(key, hashKey(flipped))).toBe(false);
     expect(keyMatches(key, Buffer.alloc(0))).toBe(false);
+    expect(sameSecret('a1b2c3', 'a1b2c3')).toBe(true);
+    for (const other of ['a1b2c4', 'a1b2c', 'a1b2c3 ', '', 'A1B2C3'])
+      expect(sameSecret(other, 'a1b2c3')).toBe(false);
   });
 
   it('authenticates valid keys and refuses a wrong secret, an unknown prefix and a revoked key over HTTP', async () => {
