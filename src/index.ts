@@ -9,7 +9,7 @@
  * console.log(engine.info().counts);
  */
 export { openEngine } from './engine.js';
-export { buildIndexes } from './indexes/warm.js';
+export { buildIndexes, warmEngine } from './indexes/warm.js';
 export type { Engine, EngineCounts, EngineInfo, EngineOptions } from './engine.js';
 export { EngineError, ERROR_CODES, isEngineError } from './errors.js';
 export type { ErrorCode, ValidationIssue } from './errors.js';

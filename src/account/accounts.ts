@@ -45,6 +45,9 @@ export interface KeyInfo {
   revoked_at: string | null;
 }
 
+/** Compared against when no key has the presented prefix (SHA-256 of nothing a key can be). */
+const NO_KEY_HASH = Buffer.alloc(32);
+
 const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 function toAccount(row: AccountRow): Account {
@@ -198,7 +201,9 @@ export function authenticate(engine: Engine, key: string | undefined): Authentic
   if (!prefix) return { ok: false, reason: 'malformed' };
   const s = accountStatements(engine.db);
   const row = s.keyByPrefix.get(prefix) as KeyRow | undefined;
-  if (!row || !keyMatches(key.trim(), row.hash)) return { ok: false, reason: 'unknown' };
+  // An unknown prefix is compared too (against a hash no key has), so both refusals cost the same.
+  const matches = keyMatches(key.trim(), row?.hash ?? NO_KEY_HASH);
+  if (!row || !matches) return { ok: false, reason: 'unknown' };
   if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
   const account = s.accountById.get(row.account_id) as AccountRow | undefined;
   if (!account) return { ok: false, reason: 'unknown' };

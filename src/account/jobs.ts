@@ -11,6 +11,7 @@ import type { JobNotifications, JobStatus } from '../schemas/jobs.js';
 import type { Db } from '../store/open.js';
 import { applyCharges, type PendingCharge } from './credits.js';
 import { getAccount } from './accounts.js';
+import { sameSecret } from './keys.js';
 import { getList, type EntityType } from './uploads.js';
 import { preparedOnce } from '../store/statements.js';
 
@@ -319,7 +320,7 @@ export function jobListItem(job: JobRow): Record<string, unknown> {
 /** The result lines of a job when `token` is its download token and the results have not expired. */
 export function jobResultLines(engine: Engine, jobId: string, token: string | undefined): string[] {
   const job = jobStatements(engine.db).get.get(jobId) as JobRow | undefined;
-  if (!job || !job.results_token || token !== job.results_token)
+  if (!job || !job.results_token || token === undefined || !sameSecret(token, job.results_token))
     throw new EngineError('NOT_FOUND', 'Results not found');
   if (job.results_expires_at === null || job.results_expires_at <= engine.now()) {
     throw new EngineError('NOT_FOUND', 'Results have expired');

@@ -37,3 +37,11 @@ export function keyMatches(key: string, storedHash: Buffer): boolean {
   const h = hashKey(key);
   return h.length === storedHash.length && timingSafeEqual(h, storedHash);
 }
+
+/**
+ * Constant-time equality of two secrets of any length (download tokens, …): their SHA-256 hashes are
+ * compared, so neither the position of the first difference nor the length leaks through timing.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(hashKey(given), hashKey(expected));
+}

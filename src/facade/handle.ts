@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { ZodError, type ZodType } from 'zod';
 import { authenticate } from '../account/accounts.js';
+import { createAuthFailureLimiter, type AuthFailureLimiter } from '../account/auth-failures.js';
 import { applyCharges, type ChargeOutcome, type PendingCharge } from '../account/credits.js';
 import {
   createRateLimiter,
@@ -68,6 +69,17 @@ function limiterFor(engine: Engine): RateLimiter | null {
     const option = (engine.options as FacadeOptions).rateLimit;
     limiter = option === false ? null : createRateLimiter(option?.perMinute ?? DEFAULT_PER_MINUTE);
     limiters.set(engine, limiter);
+  }
+  return limiter;
+}
+
+const authFailureLimiters = new WeakMap<Engine, AuthFailureLimiter | null>();
+function authFailureLimiterFor(engine: Engine): AuthFailureLimiter | null {
+  let limiter = authFailureLimiters.get(engine);
+  if (limiter === undefined) {
+    const option = (engine.options as FacadeOptions).authFailureLimit;
+    limiter = option === false ? null : createAuthFailureLimiter(option?.perMinute);
+    authFailureLimiters.set(engine, limiter);
   }
   return limiter;
 }
@@ -240,6 +252,22 @@ export async function handle(
     let account: Account | null = null;
     let keyId: string | null = null;
     if ((route.auth ?? 'api_key') === 'api_key') {
+      // Checked before the key is even looked at: an address over its failure budget cannot keep trying.
+      const address = opts.account ? undefined : request.clientAddress;
+      const failures = address === undefined ? null : authFailureLimiterFor(engine);
+      const blocked = failures ? failures.blockedFor(address!, engine.now()) : 0;
+      if (blocked > 0) {
+        return respond(
+          429,
+          {
+            error: 'rate_limit_exceeded',
+            message: `Too many failed authentications. Please retry after ${blocked} seconds.`,
+            retry_after: blocked,
+            correlation_id: correlationId,
+          },
+          { 'retry-after': String(blocked) },
+        );
+      }
       const auth = opts.account
         ? {
             ok: true as const,
@@ -248,6 +276,7 @@ export async function handle(
           }
         : authenticate(engine, headers['api_key']);
       if (!auth.ok) {
+        failures?.fail(address!, engine.now());
         const details =
           auth.reason === 'missing'
             ? 'API key is missing. Send it in the api_key header.'

@@ -17,6 +17,11 @@ export interface FacadeRequest {
   headers?: Record<string, HeaderValue>;
   /** Parsed JSON, a JSON string, or raw bytes (multipart uploads). */
   body?: unknown;
+  /**
+   * The caller's network address, set by the HTTP adapter: failed authentications are limited per
+   * address. In-process callers leave it out (no limit applies to them).
+   */
+  clientAddress?: string;
 }
 
 export interface FacadeResponse {
@@ -109,4 +114,9 @@ export interface FacadeOptions {
   correlationId?: () => string;
   /** Deepest JSON nesting a body may have; default 64. */
   maxJsonDepth?: number;
+  /**
+   * Failed authentications allowed per client address per minute before its requests get 429; default
+   * 20, `false` disables the limit. Applies to requests that carry `clientAddress` (the HTTP server's).
+   */
+  authFailureLimit?: false | { perMinute?: number };
 }

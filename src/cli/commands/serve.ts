@@ -1,6 +1,6 @@
 /**
- * `prospectdb serve --db FILE [--port N] [--host H] [--rate-limit N|off] [--public-url URL]`: the HTTP
- * facade over a database, with the agent tool server at `/mcp`.
+ * `prospectdb serve --db FILE [--port N] [--host H] [--rate-limit N|off] [--public-url URL]
+ * [--cors-origin URL …]`: the HTTP facade over a database, with the agent tool server at `/mcp`.
  */
 import { parseArgs } from 'node:util';
 import { openEngine, type EngineOptions } from '../../engine.js';
@@ -9,10 +9,12 @@ import { serve } from '../../http/server.js';
 import { publicOrigin } from '../../mcp/http.js';
 
 const HELP = `usage: prospectdb serve --db FILE [--port 8080] [--host 127.0.0.1] [--rate-limit N|off]
-                        [--public-url URL]
+                        [--public-url URL] [--cors-origin URL ...]
 
 Serves the v1/v2 API over HTTP from FILE (see prospectdb load). Requests need an api_key header
-(prospectdb keys create). Ctrl-C stops accepting and lets in-flight requests finish.
+(prospectdb keys create). Indexes are built before the server listens. --cors-origin (repeatable) lets
+browser pages from that origin call the API (no CORS by default). Ctrl-C stops accepting and lets
+in-flight requests finish.
 
 The agent tool server answers at /mcp (OAuth 2.0). --public-url https://data.example.com names the
 origin remote agents use, typically a TLS-terminating proxy in front of this server: the OAuth issuer,
@@ -51,6 +53,7 @@ export async function run(argv: string[]): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       'rate-limit': { type: 'string' },
       'public-url': { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -73,7 +76,17 @@ export async function run(argv: string[]): Promise<number> {
     rateLimit: rateLimitOption(values['rate-limit']),
   };
   const engine = openEngine(options);
-  const server = await serve(engine, { port, host: values.host, publicUrl });
+  const origins = values['cors-origin'];
+  const server = await serve(engine, {
+    port,
+    host: values.host,
+    publicUrl,
+    cors: origins ? { origins } : undefined,
+    onWarm: (took) => {
+      const ms = Object.values(took).reduce((a, b) => a + b, 0);
+      console.error(`prospectdb: indexes ready (${Math.round(ms)} ms)`);
+    },
+  });
   console.error(`prospectdb: serving ${values.db} on ${server.url}`);
   if (publicUrl) console.error(`prospectdb: agent tools at ${publicOrigin(publicUrl)}/mcp`);
   await untilSignal();

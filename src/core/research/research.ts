@@ -8,6 +8,7 @@ import type { ResearchParams } from '../../schemas/research.js';
 import { loadEntities, type EntityType, type LoadedEntity } from '../enrich/entities.js';
 import { offlineProvider } from './offline.js';
 import type { ResearchProvider } from './provider.js';
+import { timeSlicer } from '../slices.js';
 import { compileOutputSchema, describeErrors } from './schema.js';
 
 export interface ResearchInput {
@@ -82,8 +83,12 @@ export async function runResearch(
   const validate = compileOutputSchema(params.output_schema);
   const rows: ResearchRow[] = new Array<ResearchRow>(inputs.length);
   let next = 0;
+  // A provider that answers at once (the offline one) would otherwise hold the loop for the whole list.
+  const slice = timeSlicer();
   const worker = async () => {
-    while (next < inputs.length) {
+    for (;;) {
+      await slice();
+      if (next >= inputs.length) return;
       const i = next++;
       const input = inputs[i]!;
       const e = found.get(input.id);
