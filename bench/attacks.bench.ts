@@ -17,7 +17,11 @@ const { values } = parseArgs({
   },
 });
 
-type Attack = { method: 'GET' | 'POST'; path: string; body?: unknown };
+/** A facade request, or a library call that bypasses the facade's schemas. */
+type Attack =
+  | { method: 'GET' | 'POST'; path: string; body?: unknown }
+  | { library: 'autocomplete'; query: string }
+  | { library: 'matchProspects'; company_name: string };
 const ID = 'a'.repeat(32);
 const ATTACKS: Record<string, () => Attack> = {
   'autocomplete query 10 KB': () => ({
@@ -51,6 +55,13 @@ const ATTACKS: Record<string, () => Attack> = {
       business_ids: [ID],
     },
   }),
+  'library autocomplete 50 KB': () => ({ library: 'autocomplete', query: 'a'.repeat(50_000) }),
+  'library matchProspects company_name 10,000': () => ({
+    library: 'matchProspects',
+    company_name: 'a'.repeat(10_000),
+  }),
+  'library matchProspects İ × 3,000': () => ({ library: 'matchProspects', company_name: 'İ'.repeat(3_000) }),
+  'library matchProspects ﬃ × 1,000': () => ({ library: 'matchProspects', company_name: 'ﬃ'.repeat(1_000) }),
 };
 
 async function runChild(name: string): Promise<void> {
@@ -60,21 +71,26 @@ async function runChild(name: string): Promise<void> {
   const engine = openEngine({ rateLimit: false } as never);
   await engine.load(fileURLToPath(new URL('../fixtures/demo', import.meta.url)));
   const { api_key } = createAccount(engine, { name: 'bench', credits: 1_000_000_000 });
-  // Warm the indexes the attack touches with a harmless request of the same route.
+  const { autocomplete } = await import('../src/core/autocomplete.js');
+  const { matchProspects } = await import('../src/core/match/batch.js');
   const a = ATTACKS[name]!();
-  const warm = a.path.replace(/query=a+/, 'query=eng');
-  await handle(engine, {
-    method: a.method,
-    path: warm,
-    headers: { api_key },
-    body: a.method === 'POST' ? { prospects_to_match: [{ full_name: 'x', company_name: 'y' }] } : undefined,
-  });
+  // Warm the indexes the attack touches with a harmless call of the same kind.
+  autocomplete(engine, { field: 'job_title', query: 'eng', semantic_search: false });
+  matchProspects(engine, [{ full_name: 'x', company_name: 'y' }]);
   const rss = process.memoryUsage().rss;
   const t = performance.now();
-  const res = await handle(engine, { method: a.method, path: a.path, headers: { api_key }, body: a.body });
+  let status = 200;
+  if ('library' in a) {
+    if (a.library === 'autocomplete')
+      autocomplete(engine, { field: 'job_title', query: a.query, semantic_search: false });
+    else matchProspects(engine, [{ full_name: 'Jane Doe', company_name: a.company_name }]);
+  } else {
+    const res = await handle(engine, { method: a.method, path: a.path, headers: { api_key }, body: a.body });
+    status = res.status;
+  }
   const ms = performance.now() - t;
   const grown = (process.memoryUsage().rss - rss) / 2 ** 20;
-  console.log(JSON.stringify({ status: res.status, ms: Math.round(ms), rss_mb: Math.round(grown) }));
+  console.log(JSON.stringify({ status, ms: Math.round(ms), rss_mb: Math.round(grown) }));
 }
 
 if (values.child) {
