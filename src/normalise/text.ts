@@ -76,7 +76,8 @@ export function words(s: string): string[] {
     const c = src.charCodeAt(i);
     if (isAsciiWordChar(c)) {
       let j = i + 1;
-      while (j < n && isAsciiWordChar(src.charCodeAt(j))) j++;
+      const stop = Math.min(n, i + MAX_FOLD_CHARS - written - word.length);
+      while (j < stop && isAsciiWordChar(src.charCodeAt(j))) j++;
       word += src.slice(i, j);
       i = j;
       continue;
