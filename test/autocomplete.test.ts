@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { autocomplete, AUTOCOMPLETE_LIMIT } from '../src/core/autocomplete.js';
 import { openEngine, type Engine } from '../src/engine.js';
+import { prefixWithinOneEdit } from '../src/indexes/completion.js';
 import { AUTOCOMPLETE_FIELDS } from '../src/schemas/enums.js';
 import { AutocompleteQuery } from '../src/schemas/search.js';
 import { NOW, synthetic } from './search.oracle.js';
@@ -80,3 +82,74 @@ describe('autocomplete', () => {
     expect(AutocompleteQuery.safeParse({ field: 'country', semantic_search: 'maybe' }).success).toBe(false);
   });
 });
+
+describe('autocomplete typo tolerance and bounds', () => {
+  it('tolerates a typo in any word, not only the last', () => {
+    const labels = ac('job_title', 'sofware eng').map((i) => i.label);
+    expect(labels.length).toBeGreaterThan(0);
+    expect(labels.every((l) => /software/i.test(l) && /\beng/i.test(l))).toBe(true);
+    expect(labels).toEqual(expect.arrayContaining(['Senior Software Engineer']));
+    // A transposition in the first word, an exact prefix in the second.
+    expect(ac('job_title', 'sotfware engineer').map((i) => i.label)).toEqual(
+      expect.arrayContaining(['Senior Software Engineer']),
+    );
+    // Typos in two words at once.
+    expect(ac('country', 'unted sttes').map((i) => i.value)).toContain('us');
+  });
+
+  it('keeps exact prefix matches ahead of typo matches', () => {
+    const items = ac('country', 'unit');
+    const exact = items.filter((i) =>
+      i.label
+        .toLowerCase()
+        .split(/[ ,]+/)
+        .some((w) => w.startsWith('unit')),
+    );
+    expect(items.slice(0, exact.length)).toEqual(exact);
+  });
+
+  it('answers long and hostile queries from the library quickly and sensibly', () => {
+    for (const q of ['a'.repeat(50_000), 'sofware '.repeat(5_000), 'İ'.repeat(3_000), 'ﬃ'.repeat(5_000)]) {
+      const items = autocomplete(engine, { field: 'job_title', query: q, semantic_search: false });
+      expect(items.length).toBeLessThanOrEqual(AUTOCOMPLETE_LIMIT);
+      for (const i of items) expect(i.query.length).toBeLessThanOrEqual(200);
+      const semantic = autocomplete(engine, { field: 'job_title', query: q, semantic_search: true });
+      expect(semantic.length).toBeLessThanOrEqual(AUTOCOMPLETE_LIMIT);
+    }
+  });
+});
+
+describe('prefixWithinOneEdit (oracle: edit distance to every prefix)', () => {
+  it('agrees with a brute-force Levenshtein/Damerau check', () => {
+    const alphabet = 'abc';
+    const oracle = (q: string, w: string) => {
+      for (let n = 0; n <= w.length; n++) if (osa(q, w.slice(0, n)) <= 1) return true;
+      return false;
+    };
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 7 }),
+        fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 9 }),
+        (q, w) => {
+          expect(prefixWithinOneEdit(q, w)).toBe(oracle(q, w));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+});
+
+/** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */
+function osa(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchBusinesses, matchProspects } from '../src/core/filters.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { take } from '../src/indexes/bitset.js';
+import { toDetail } from '../src/facade/validation.js';
 import { BusinessFilters, ProspectFilters, ProspectFiltersV2 } from '../src/schemas/filters.js';
 import {
   DEPARTMENTS,
@@ -369,10 +370,36 @@ describe('filter validation', () => {
     });
     expect(issue).toMatchObject({ path: ['job_department', 'values', 1], code: 'invalid_value' });
     expect(issue!.message).toContain('administration');
-    expect(issues(BusinessFilters, { company_size: { values: ['10-50'] } })[0]).toMatchObject({
-      path: ['company_size', 'values', 0],
-      code: 'invalid_value',
+    // Enumerations are read in any case; a value of no member still lists the permitted ones.
+    const bad = BusinessFilters.safeParse({ company_size: { values: ['10-50'] } }, { reportInput: true });
+    expect(toDetail(bad.error!.issues, 'body', BusinessFilters)).toEqual([
+      {
+        loc: ['body', 'company_size', 'values', 0],
+        msg: expect.stringContaining("permitted: '1-10', '11-50'"),
+        type: 'type_error.enumeration',
+        ctx: { enum_values: expect.arrayContaining(['11-50', '10001+']) },
+      },
+    ]);
+  });
+
+  it("reads real clients' habits: string booleans and enumeration values in any case", () => {
+    const parsed = ProspectFilters.parse({
+      has_email: { value: 'true' },
+      has_website: { value: 'False', negate: 'false' },
+      company_revenue: { values: ['10m-25m', '1B-10B'] },
+      company_size: { values: ['10001+'] },
+      job_title: { values: ['Engineer'], include_related_job_titles: 'TRUE', operator: 'AND' },
+      has_contact_details: { value: 'EMAIL' },
     });
+    expect(parsed).toMatchObject({
+      has_email: { value: true },
+      has_website: { value: false, negate: false },
+      company_revenue: { values: ['10M-25M', '1B-10B'] },
+      job_title: { include_related_job_titles: true, operator: 'and' },
+      has_contact_details: { value: 'email' },
+    });
+    expect(ProspectFilters.safeParse({ has_email: { value: 'maybe' } }).success).toBe(false);
+    expect(ProspectFilters.safeParse({ seniority: { values: ['vp'] } }).success).toBe(false);
   });
 
   it('rejects unknown country and region codes with a clear message', () => {

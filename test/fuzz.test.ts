@@ -1,7 +1,11 @@
 /**
- * Property/fuzz test: ≥ 10,000 random and mutated requests (wrong types, huge numbers, deep nesting,
- * `__proto__` keys, invalid UTF-8, missing bodies) to every route of the spec, in-process. No request
- * may produce a 500, and a rejected request must leave the ledger and the stored data unchanged.
+ * Property/fuzz test: random and mutated requests (wrong types, huge numbers, deep nesting, `__proto__`
+ * keys, invalid UTF-8, missing bodies, 10–100 KB strings, unicode edges — lone surrogates, combining
+ * marks, zero-width, RTL, ligatures and dotted capitals that expand when folded — and numeric edges) to
+ * every route of the spec, in-process, in every field position (autocomplete `query`, match names,
+ * event types, `exclude`, cursors …). No request may produce a 5xx or take longer than the hang guard,
+ * a 422 has the documented `detail` shape, and a rejected request leaves the ledger and the stored data
+ * unchanged. `FUZZ_RUNS` sets the request count (default 10,000).
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -44,8 +48,72 @@ function seeds(): Record<string, unknown>[] {
     { business_id: businessId },
     { prospect_ids: [prospectId] },
     { partner_id: 'fuzz', webhook_url: 'http://127.0.0.1:9/hook' },
+    { prospects_to_match: [{ full_name: 'Jane Doe', company_name: 'Acme', email: 'j@acme.com' }] },
+    { mode: 'preview', page_size: 2, exclude: [businessId], next_cursor: 'AAAA' },
+    { filters: { has_email: { value: 'true' }, company_revenue: { values: ['10m-25m'] } } },
+    { from_date: '2026-10-01', to_date: '2026-10-02', resolution: 'day' },
+    {
+      mode: 'full',
+      page_size: 2,
+      filters: {
+        job_title: { values: ['engineer'], include_related_job_titles: true },
+        skills: { values: ['python'] },
+        company_name: { values: ['acme'] },
+      },
+    },
   ];
 }
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
+/** No request may take longer than this (a hang guard, not a speed test). */
+const HANG_GUARD_MS = 5_000;
+
+/** Strings that stress folding, tokenising and typo expansion. */
+const hostileString = fc.oneof(
+  fc.constantFrom(
+    'İ'.repeat(3_000),
+    'ﬃ'.repeat(5_000),
+    '\uFDFA'.repeat(2_000),
+    'a\u0301'.repeat(4_000),
+    '\u200B\u200C\u200D\uFEFF'.repeat(2_000),
+    '\u202E\u0645\u0631\u062D\u0628\u0627'.repeat(1_000),
+    '\uD800'.repeat(1_000),
+    '\uDFFF\uD800x',
+    'sofware engineer '.repeat(600),
+    '0'.repeat(10_000),
+    'NaN',
+    '-0',
+    'Infinity',
+    '1e308',
+    '9'.repeat(400),
+  ),
+  fc
+    .tuple(fc.integer({ min: 10_000, max: 100_000 }), fc.constantFrom('a', 'ab ', 'é', '€', '𝔘', '-', ' '))
+    .map(([n, c]) => c.repeat(Math.ceil(n / c.length))),
+  fc.string({ unit: 'binary', maxLength: 64 }),
+);
+
+const numericEdge = fc.constantFrom(
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  -0,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  Number.MIN_VALUE,
+  2 ** 31,
+  -(2 ** 31) - 1,
+);
+
+/** A deeply nested value (objects or lists), up to well past the depth limit. */
+const deep = fc
+  .integer({ min: 1, max: 300 })
+  .chain((d) =>
+    fc.constantFrom<unknown>(
+      JSON.parse('{"a":'.repeat(d) + '1' + '}'.repeat(d)),
+      JSON.parse('['.repeat(d) + ']'.repeat(d)),
+    ),
+  );
 
 const nasty = fc.oneof(
   fc.anything({ maxDepth: 3 }),
@@ -71,6 +139,11 @@ const nasty = fc.oneof(
   fc.constant(
     JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}}') as unknown,
   ),
+  hostileString,
+  numericEdge,
+  deep,
+  fc.array(hostileString, { maxLength: 3 }),
+  fc.integer({ min: 1_000, max: 20_000 }).map((n) => Array.from({ length: n }, (_, i) => `unknown_${i}`)),
 );
 
 function mutate(seed: Record<string, unknown>, path: string[], value: unknown): unknown {
@@ -107,8 +180,22 @@ const body = fc.oneof(
             '__proto__',
             'size',
             'extra',
+            'prospects_to_match',
+            'full_name',
+            'company_name',
+            'email',
+            'event_types',
+            'business_ids',
+            'exclude',
+            'job_title',
+            'include_related_job_titles',
+            'has_email',
+            'value',
+            'resolution',
+            'webhook_url',
+            'enrollment_key',
           ),
-          { minLength: 1, maxLength: 3 },
+          { minLength: 1, maxLength: 4 },
         ),
         fc.option(nasty, { nil: undefined }),
       )
@@ -156,6 +243,14 @@ const pathArb = fc
 
 const queryArb = fc.oneof(
   fc.constant(''),
+  fc
+    .tuple(
+      fc.constantFrom('country', 'job_title', 'company_name', 'business_intent_topics', 'skills', 'COUNTRY'),
+      hostileString,
+      fc.constantFrom('false', 'true', 'TRUE'),
+    )
+    // Passed as the request's query object: lone surrogates cannot be percent-encoded in a URL.
+    .map(([f, q, sem]) => ({ field: f, query: q, semantic_search: sem })),
   fc.constantFrom(
     '?field=country&query=uni',
     '?field=nope',
@@ -180,10 +275,11 @@ const headersArb = fc.oneof(
 );
 
 describe('fuzzing every route', () => {
-  it('never answers 500 and leaves ledger and data unchanged on rejection (10,000 requests)', async () => {
+  it(`never answers 5xx or hangs, 422s are documented, rejections change nothing (${RUNS} requests)`, async () => {
     const ledger = accountStatements(engine.db).ledgerCount;
     const changes = engine.db.prepare('SELECT total_changes()').pluck();
     const statuses = new Map<number, number>();
+    let slowest = 0;
     await fc.assert(
       fc.asyncProperty(
         pathArb,
@@ -194,16 +290,23 @@ describe('fuzzing every route', () => {
         async (route, query, headers, b, withKey) => {
           const beforeLedger = ledger.get();
           const beforeChanges = changes.get();
+          const started = performance.now();
           const res = await handle(engine, {
             method: route.method,
-            path: route.path + query,
+            path: typeof query === 'string' ? route.path + query : route.path,
+            query: typeof query === 'string' ? undefined : query,
             headers: withKey ? { api_key: key, ...headers } : headers,
             body: b,
           });
+          const ms = performance.now() - started;
+          slowest = Math.max(slowest, ms);
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          expect(res.status).not.toBe(500);
+          // 501 is the documented answer of a spec route this engine does not serve; any other 5xx fails.
+          if (res.status !== 501) expect(res.status).toBeLessThan(500);
           expect(res.status).toBeGreaterThanOrEqual(200);
+          expect(ms, `${route.method} ${route.path}`).toBeLessThan(HANG_GUARD_MS);
           expect(() => JSON.stringify(res.body)).not.toThrow();
+          if (res.status === 422) expectDetailShape(res.body);
           if (res.status >= 400) {
             expect(ledger.get()).toBe(beforeLedger);
             expect(changes.get()).toBe(beforeChanges);
@@ -211,8 +314,58 @@ describe('fuzzing every route', () => {
           expect(({} as Record<string, unknown>).polluted).toBeUndefined();
         },
       ),
-      { numRuns: 10_000, seed: 5 },
+      { numRuns: RUNS, seed: 5 },
     );
-    expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(10_000);
-  }, 120_000);
+    expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(RUNS);
+    expect(slowest).toBeLessThan(HANG_GUARD_MS);
+  }, 300_000);
+
+  it('bounds the specific attacks of issue #17 with a documented 422', async () => {
+    const cases: [string, string, unknown][] = [
+      ['GET', `/v1/businesses/autocomplete?field=job_title&query=${'a'.repeat(50_000)}`, undefined],
+      [
+        'POST',
+        '/v1/prospects/match',
+        { prospects_to_match: [{ full_name: 'Jane Doe', company_name: 'a'.repeat(10_000) }] },
+      ],
+      [
+        'POST',
+        '/v1/prospects/match',
+        { prospects_to_match: [{ full_name: 'x', company_name: 'İ'.repeat(3_000) }] },
+      ],
+      [
+        'POST',
+        '/v1/businesses/events',
+        { event_types: Array.from({ length: 10_000 }, (_, i) => `unknown_${i}`), business_ids: [businessId] },
+      ],
+    ];
+    for (const [method, path, b] of cases) {
+      const res = await handle(engine, { method, path, headers: { api_key: key }, body: b });
+      expect(res.status).toBe(422);
+      expectDetailShape(res.body);
+      const detail = (res.body as { detail: { type: string; ctx?: { limit_value?: number } }[] }).detail;
+      expect(detail).toHaveLength(1);
+      expect(detail[0]!.type).toMatch(/max_(length|items)$/);
+      expect(detail[0]!.ctx?.limit_value).toBeGreaterThan(0);
+    }
+  });
 });
+
+/** The documented 422 body: `{detail: [{loc: [str|int…], msg: str, type: str, ctx?: object}]}`, ≤ 50 entries. */
+function expectDetailShape(b: unknown): void {
+  const detail = (b as { detail?: unknown }).detail;
+  expect(Array.isArray(detail)).toBe(true);
+  const list = detail as unknown[];
+  expect(list.length).toBeGreaterThan(0);
+  expect(list.length).toBeLessThanOrEqual(50);
+  for (const d of list) {
+    const e = d as Record<string, unknown>;
+    expect(Array.isArray(e.loc)).toBe(true);
+    for (const part of e.loc as unknown[]) expect(['string', 'number']).toContain(typeof part);
+    expect(typeof e.msg).toBe('string');
+    expect(typeof e.type).toBe('string');
+    if ('ctx' in e) expect(typeof e.ctx).toBe('object');
+    expect(Object.keys(e).every((k) => ['loc', 'msg', 'type', 'ctx'].includes(k))).toBe(true);
+  }
+  expect(JSON.stringify(b).length).toBeLessThan(200_000);
+}

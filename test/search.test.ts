@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toDetail } from '../src/facade/validation.js';
 import { fetchBusinesses, fetchProspects, type CursorPage, type OffsetPage } from '../src/core/fetch.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { EngineError } from '../src/errors.js';
@@ -282,10 +283,17 @@ describe('request validation', () => {
     });
     expect(issues(S, { page_size: 10 })[0]).toMatchObject({ path: ['mode'] });
     expect(issues(S, { mode: 'full' })[0]).toMatchObject({ path: ['page_size'] });
-    expect(issues(S, { mode: 'everything', page_size: 1 })[0]).toMatchObject({
-      path: ['mode'],
-      code: 'invalid_value',
-    });
+    // Modes are read in any case ("FULL"); an unknown one is an enumeration error listing both.
+    expect(S.parse({ mode: 'FULL', page_size: 1 }).mode).toBe('full');
+    const mode = S.safeParse({ mode: 'everything', page_size: 1 }, { reportInput: true });
+    expect(toDetail(mode.error!.issues, 'body', S)).toEqual([
+      {
+        loc: ['body', 'mode'],
+        msg: "value is not a valid enumeration member; permitted: 'full', 'preview'",
+        type: 'type_error.enumeration',
+        ctx: { enum_values: ['full', 'preview'] },
+      },
+    ]);
     expect(issues(S, { mode: 'full', page_size: 10, bogus: 1 })[0]).toMatchObject({
       code: 'unrecognized_keys',
     });

@@ -4,6 +4,7 @@
  * (`endpoints`). Buckets are dense: a period without usage is a bucket with `credits: 0`.
  */
 import { z } from 'zod';
+import { anyCase, FreeObject, LIMITS } from '../schemas/bounds.js';
 import type { Engine } from '../engine.js';
 import { accountStatements } from './ledger.js';
 
@@ -107,20 +108,33 @@ function parseDate(text: string, tz: string): Parsed | null {
   return { ms, dateOnly: h === undefined };
 }
 
-const RequestContext = z.record(z.string(), z.unknown()).nullish();
+const RequestContext = FreeObject.nullish();
 
-/** `CreditAggregationRequest` (additionalProperties false), plus the range rules of the docs. */
+/**
+ * `CreditAggregationRequest` (additionalProperties false), plus the range rules of the docs. The docs'
+ * own examples omit `mode` (api-reference §11.3): with a `resolution` it is read as `timely`; with
+ * neither, `mode` is missing (422). Enumerations are read in any case.
+ */
 export const CreditAggregationRequest = z
   .strictObject({
     request_context: RequestContext,
-    from_date: z.string(),
-    to_date: z.string(),
-    mode: z.enum(['timely', 'endpoints']),
-    resolution: z.enum(['hour', 'day', 'month']).nullish(),
-    timezone: z.string().default('UTC'),
-    key_name: z.string().nullish(),
+    from_date: z.string().max(LIMITS.code),
+    to_date: z.string().max(LIMITS.code),
+    mode: anyCase(['timely', 'endpoints']).nullish(),
+    resolution: anyCase(['hour', 'day', 'month']).nullish(),
+    timezone: z.string().max(LIMITS.code).default('UTC'),
+    key_name: z.string().max(LIMITS.id).nullish(),
   })
+  .transform((req) => ({ ...req, mode: req.mode ?? (req.resolution ? ('timely' as const) : undefined) }))
   .superRefine((req, ctx) => {
+    if (req.mode === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mode'],
+        message: 'field required',
+        params: { type: 'value_error.missing' },
+      });
+    }
     const tzOk = isTimeZone(req.timezone);
     if (!tzOk) {
       ctx.addIssue({
@@ -173,7 +187,8 @@ export const CreditAggregationRequest = z
         params: { type: 'value_error.date_range', ctx: { limit_value: words[req.resolution] } },
       });
     }
-  });
+  })
+  .transform((req) => ({ ...req, mode: req.mode! }));
 export type CreditAggregationRequest = z.output<typeof CreditAggregationRequest>;
 
 function nextDay(tz: string, ms: number): number {

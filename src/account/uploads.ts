@@ -13,6 +13,11 @@ export type EntityType = 'business' | 'prospect';
 
 /** Rows an upload (and so a job) may hold. */
 export const MAX_LIST_ROWS = 10_000;
+/** Largest CSV read: 10,000 ids of 40 hex characters plus generous slack for quoting, CRLF and a header. */
+export const MAX_CSV_BYTES = MAX_LIST_ROWS * 64 + 4096;
+/** Longest list `name` and `description`. */
+export const MAX_LIST_NAME = 256;
+export const MAX_LIST_DESCRIPTION = 1_000;
 /** How long an uploaded list can be used by jobs (not given by the reference; our choice). */
 export const LIST_TTL_MS = 7 * 24 * 3600_000;
 /** Bad rows listed in a 422 (all are counted in the message). */
@@ -68,6 +73,20 @@ export type ParsedIds = { ok: true; ids: string[] } | { ok: false; issues: Valid
  * @example parseIdCsv('prospect_id\n' + id + '\n', 'prospect') // { ok: true, ids: [id] }
  */
 export function parseIdCsv(text: string, entity: EntityType): ParsedIds {
+  // Library callers bypass the route's multipart limit: refuse an oversized text before splitting it.
+  if (text.length > MAX_CSV_BYTES) {
+    return {
+      ok: false,
+      issues: [
+        {
+          loc: ['body', 'file'],
+          msg: `ensure the file has at most ${MAX_LIST_ROWS} rows (${MAX_CSV_BYTES} bytes)`,
+          type: 'value_error.list.max_items',
+          ctx: { limit_value: MAX_LIST_ROWS },
+        },
+      ],
+    };
+  }
   const pattern = entity === 'business' ? BUSINESS_ID : PROSPECT_ID;
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   let column = 0;
@@ -133,6 +152,21 @@ export interface UploadInput {
 
 /** Validates and stores a list; throws a 422 listing bad rows (nothing stored). */
 export function createList(engine: Engine, accountId: string, input: UploadInput): EntityList {
+  const long: ValidationIssue[] = [];
+  for (const [field, max] of [
+    ['name', MAX_LIST_NAME],
+    ['description', MAX_LIST_DESCRIPTION],
+  ] as const) {
+    if (input[field].length > max) {
+      long.push({
+        loc: ['body', field],
+        msg: `ensure this value has at most ${max} characters`,
+        type: 'value_error.any_str.max_length',
+        ctx: { limit_value: max },
+      });
+    }
+  }
+  if (long.length > 0) throw EngineError.validation(long);
   const parsed = parseIdCsv(input.csv, input.entity_type);
   if (!parsed.ok) throw EngineError.validation(parsed.issues);
   const now = engine.now();

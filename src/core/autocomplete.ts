@@ -5,7 +5,8 @@
  *
  * Matching: every word of a label (and of its aliases: country and region codes, legacy job levels and
  * departments, NAICS codes) is searchable by prefix, so "unit" finds "Tanzania, United Republic Of";
- * all query words must match; if fewer than the limit match, one-edit typos of the last word are tried.
+ * all query words must match; if fewer than the limit match, one-edit typos in any word (of 3+
+ * characters) are tried. Queries are cut to {@link MAX_QUERY_CHARS} characters (library callers too).
  * An empty query lists the most common values. At most {@link AUTOCOMPLETE_LIMIT} items.
  * `semantic_search` scores every value by word similarity (prefix, substring or small edit distance)
  * and, for job titles, adds related titles; it applies to every field (built for
@@ -16,7 +17,7 @@
  */
 import type { Engine } from '../engine.js';
 import { businessIndex } from '../indexes/businesses.js';
-import { CompletionIndex, type CompletionCandidate } from '../indexes/completion.js';
+import { CompletionIndex, MAX_QUERY_CHARS, type CompletionCandidate } from '../indexes/completion.js';
 import type { Facet } from '../indexes/facet.js';
 import { countryLabel, regionLabel } from '../indexes/labels.js';
 import { prospectIndex } from '../indexes/prospects.js';
@@ -192,7 +193,8 @@ export function completionIndex(engine: Engine, field: AutocompleteField): Compl
  */
 export function autocomplete(engine: Engine, query: AutocompleteQuery): AutocompleteItem[] {
   const index = completionIndex(engine, query.field);
-  const q = query.query;
+  // The facade refuses longer queries; a library caller's is cut, so the work stays bounded.
+  const q = query.query.length > MAX_QUERY_CHARS ? query.query.slice(0, MAX_QUERY_CHARS) : query.query;
   const items =
     query.semantic_search && index.size <= SEMANTIC_SCAN_MAX
       ? index.similar(q, AUTOCOMPLETE_LIMIT, query.field === 'job_title' ? relatedTitles(q).slice(1) : [])

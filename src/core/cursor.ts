@@ -12,6 +12,8 @@ import type { Engine } from '../engine.js';
 import { getMeta, setMeta } from '../store/open.js';
 
 export const CURSOR_VERSION = 1;
+/** Longest token decoded (issued ones are about 80 characters). */
+export const MAX_CURSOR_CHARS = 512;
 const MAC_BYTES = 16;
 const codec = new Packr({ useRecords: false, moreTypes: false });
 
@@ -77,7 +79,10 @@ export function encodeCursor(engine: Engine, scope: CursorScope, after: number):
 }
 
 export function decodeCursor(engine: Engine, token: string, scope: CursorScope): DecodedCursor {
-  if (!/^[A-Za-z0-9_-]+$/.test(token) || token.length > 512) return { ok: false, reason: 'malformed cursor' };
+  // Length first: a hostile token is refused before anything reads it.
+  if (token.length > MAX_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(token)) {
+    return { ok: false, reason: 'malformed cursor' };
+  }
   const bytes = Buffer.from(token, 'base64url');
   if (bytes.length <= MAC_BYTES) return { ok: false, reason: 'malformed cursor' };
   const payload = bytes.subarray(0, bytes.length - MAC_BYTES);

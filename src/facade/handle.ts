@@ -36,7 +36,7 @@ import type {
   RouteContext,
   RouteResult,
 } from './types.js';
-import { ISSUES, jsonDecodeIssue, toDetail } from './validation.js';
+import { bodyBoundsIssue, ISSUES, jsonDecodeIssue, toDetail } from './validation.js';
 
 const DEFAULT_MAX_DEPTH = 64;
 const WWW_AUTHENTICATE = 'ApiKey realm="prospectdb", header="api_key"';
@@ -172,17 +172,21 @@ function readBody(route: Route, body: unknown, headers: Record<string, string>, 
     if (text.trim() === '')
       return required ? { ok: false, issue: ISSUES.missingBody() } : { ok: true, value: undefined };
     if (textTooDeep(text, maxDepth)) return { ok: false, issue: ISSUES.tooDeep(maxDepth) };
+    let value: unknown;
     try {
-      return { ok: true, value: JSON.parse(text) as unknown };
+      value = JSON.parse(text) as unknown;
     } catch (e) {
       return required ? { ok: false, issue: jsonDecodeIssue(text, e) } : { ok: true, value: text };
     }
+    const unbounded = bodyBoundsIssue(value);
+    return unbounded ? { ok: false, issue: unbounded } : { ok: true, value };
   }
   if (body === undefined || body === null) {
     return required ? { ok: false, issue: ISSUES.missingBody() } : { ok: true, value: body };
   }
   if (valueTooDeep(body, maxDepth)) return { ok: false, issue: ISSUES.tooDeep(maxDepth) };
-  return { ok: true, value: body };
+  const unbounded = bodyBoundsIssue(body);
+  return unbounded ? { ok: false, issue: unbounded } : { ok: true, value: body };
 }
 
 function parseWith<T>(

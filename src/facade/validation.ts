@@ -5,6 +5,7 @@
  */
 import type { core, ZodType } from 'zod';
 import type { ValidationIssue } from '../errors.js';
+import { LIMITS } from '../schemas/bounds.js';
 
 type Where = 'body' | 'query' | 'path' | 'header';
 type Issue = core.$ZodIssue;
@@ -235,11 +236,70 @@ function expectsInt(root: ZodType | undefined, path: Loc): boolean {
   return false;
 }
 
-/** Maps zod issues to pydantic-style entries whose `loc` starts with `where`. */
+/** Entries of one 422 `detail` list: enough to fix a request, never a multi-megabyte answer. */
+export const MAX_DETAIL = 50;
+
+/** Maps zod issues to pydantic-style entries whose `loc` starts with `where` (at most {@link MAX_DETAIL}). */
 export function toDetail(issues: readonly Issue[], where: Where, schema?: ZodType): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  for (const issue of issues) mapIssue(issue, [where, ...issue.path.map(pathKey)], out, schema);
-  return out;
+  for (const issue of issues) {
+    if (out.length >= MAX_DETAIL) break;
+    mapIssue(issue, [where, ...issue.path.map(pathKey)], out, schema);
+  }
+  return out.length > MAX_DETAIL ? out.slice(0, MAX_DETAIL) : out;
+}
+
+/**
+ * The first bound a JSON body breaks before any schema reads it: a string longer than
+ * `LIMITS.anyString`, a list longer than `LIMITS.anyList`, or more than `LIMITS.bodyNodes` values in
+ * all. One linear walk, so no schema, regex or matcher ever sees an unbounded value.
+ */
+export function bodyBoundsIssue(value: unknown): ValidationIssue | null {
+  interface Frame {
+    v: unknown;
+    parent: Frame | null;
+    key: string | number;
+  }
+  const locOf = (f: Frame): Loc => {
+    const out: Loc = [];
+    for (let p: Frame | null = f; p && p.parent; p = p.parent) out.push(p.key);
+    return ['body', ...out.reverse()];
+  };
+  const tooBig = (f: Frame, what: 'characters' | 'items', limit: number): ValidationIssue => ({
+    loc: locOf(f),
+    msg: `ensure this value has at most ${limit} ${what}`,
+    type: what === 'items' ? 'value_error.list.max_items' : 'value_error.any_str.max_length',
+    ctx: { limit_value: limit },
+  });
+  const stack: Frame[] = [{ v: value, parent: null, key: '' }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    const v = f.v;
+    if (++nodes > LIMITS.bodyNodes) {
+      return {
+        loc: ['body'],
+        msg: `ensure the body holds at most ${LIMITS.bodyNodes} values`,
+        type: 'value_error.body.max_values',
+        ctx: { limit_value: LIMITS.bodyNodes },
+      };
+    }
+    if (typeof v === 'string') {
+      if (v.length > LIMITS.anyString) return tooBig(f, 'characters', LIMITS.anyString);
+    } else if (Array.isArray(v)) {
+      if (v.length > LIMITS.anyList) return tooBig(f, 'items', LIMITS.anyList);
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], parent: f, key: i });
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      if (keys.length > LIMITS.anyList) return tooBig(f, 'items', LIMITS.anyList);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i]!;
+        if (k.length > LIMITS.anyString) return tooBig(f, 'characters', LIMITS.anyString);
+        stack.push({ v: (v as Record<string, unknown>)[k], parent: f, key: k });
+      }
+    }
+  }
+  return null;
 }
 
 /** The 422 entry of a body that is not JSON (as FastAPI reports `json.loads` failures). */

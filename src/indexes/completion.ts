@@ -5,11 +5,13 @@
  *
  * Candidate ids are ranks (0 = most common), so "the best k of a set" is "the k smallest ids". Prefixes
  * of up to 5 characters keep their best `k` ids precomputed; longer prefixes binary-search a sorted word
- * list. A typo is one deletion, insertion, substitution or transposition in the last query word, tried
- * as a prefix, so "softw" → "software", "cloude" → "cloud", "enginer" → "engineer".
+ * list. A typo is one deletion, insertion, substitution or transposition in any query word of 3+
+ * characters, tried as a prefix, so "softw" → "software", "cloude" → "cloud", "sofware eng" →
+ * "Software Engineer". Typo candidates come from a deletion index over word heads (SymSpell-style), and
+ * the query is cut to a few words of bounded length, so no query costs more than a small fixed budget.
  */
 import { distance } from 'fastest-levenshtein';
-import { foldText } from '../normalise/index.js';
+import { foldText, words } from '../normalise/index.js';
 
 export interface CompletionCandidate {
   label: string;
@@ -26,7 +28,16 @@ export interface CompletionItem {
 
 const PREFIX_TABLE_MAX = 5;
 const RANGE_SCAN_CAP = 20_000;
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** Query characters read (the schema refuses longer queries; library callers are cut here). */
+export const MAX_QUERY_CHARS = 200;
+/** Query words used: the rest cannot narrow 20 suggestions further. */
+export const MAX_QUERY_WORDS = 8;
+/** Characters of a query word used: longer words are cut (no value word is longer in practice). */
+export const MAX_WORD_CHARS = 48;
+/** Query words shorter than this must match a prefix exactly. */
+const FUZZY_MIN = 3;
+/** Head length of the deletion index. */
+const HEAD = 4;
 
 export class CompletionIndex {
   readonly size: number;
@@ -36,6 +47,11 @@ export class CompletionIndex {
   private readonly sortedWords: string[];
   private readonly sortedIds: Uint32Array;
   private readonly prefixTop = new Map<string, number[]>();
+  /** Distinct words, sorted; `vocabularyStart[v]` is where word `v`'s pairs begin in `sortedWords`. */
+  private readonly vocabulary: string[] = [];
+  private readonly vocabularyStart: Uint32Array;
+  /** Deletion key of a word head → vocabulary words having it (see {@link headKeys}). */
+  private readonly deletionKeys = new Map<string, number[]>();
 
   constructor(
     candidates: readonly CompletionCandidate[],
@@ -67,6 +83,22 @@ export class CompletionIndex {
     pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
     this.sortedWords = pairs.map((p) => p[0]);
     this.sortedIds = Uint32Array.from(pairs, (p) => p[1]);
+    const starts: number[] = [];
+    this.sortedWords.forEach((w, i) => {
+      if (i > 0 && this.sortedWords[i - 1] === w) return;
+      starts.push(i);
+      this.vocabulary.push(w);
+    });
+    starts.push(this.sortedWords.length);
+    this.vocabularyStart = Uint32Array.from(starts);
+    this.vocabulary.forEach((w, v) => {
+      const keys = new Set([...headKeys(w.slice(0, HEAD)), ...headKeys(w.slice(0, FUZZY_MIN))]);
+      for (const key of keys) {
+        let list = this.deletionKeys.get(key);
+        if (!list) this.deletionKeys.set(key, (list = []));
+        list.push(v);
+      }
+    });
   }
 
   /** Best `limit` ids (ascending) having a word that starts with `prefix`. */
@@ -79,13 +111,7 @@ export class CompletionIndex {
 
   /** Every id (unsorted, capped) having a word that starts with `prefix`. */
   private rangeIds(prefix: string): number[] {
-    let lo = 0;
-    let hi = this.sortedWords.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.sortedWords[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(this.sortedWords, prefix);
     const out: number[] = [];
     for (let i = lo; i < this.sortedWords.length && out.length < RANGE_SCAN_CAP; i++) {
       if (!this.sortedWords[i]!.startsWith(prefix)) break;
@@ -100,36 +126,31 @@ export class CompletionIndex {
     return qs.every((q) => ws.some((w) => w.startsWith(q)));
   }
 
-  /** Candidates for a query: prefix matches by rank, then one-edit typo matches by rank. */
+  /**
+   * Candidates for a query: candidates whose words start with every query word, by rank, then
+   * candidates where any query words (of 3+ characters) are one typo away from a word prefix, by rank.
+   * The query is cut to {@link MAX_QUERY_WORDS} words of at most {@link MAX_WORD_CHARS} characters, so
+   * the work is bounded whatever the caller sends.
+   */
   search(query: string, limit = this.k): CompletionItem[] {
-    const qs = foldText(query).split(' ').filter(Boolean);
+    const qs = queryWords(query);
     if (qs.length === 0) return this.items.slice(0, limit);
-    const found = new Set<number>();
     const last = qs[qs.length - 1]!;
     const rest = qs.slice(0, -1);
-    const collect = (prefix: string, into: number[]) => {
-      if (rest.length === 0) {
-        for (const id of this.byPrefix(prefix, limit)) into.push(id);
-        return;
+    const out: number[] = [];
+    const found = new Set<number>();
+    if (rest.length === 0) {
+      for (const id of this.byPrefix(last, limit)) out.push(id);
+    } else {
+      const ids = dedupeSorted(this.rangeIds(last).sort((a, b) => a - b));
+      for (const id of ids) {
+        if (out.length >= limit) break;
+        if (this.matchesAll(id, rest)) out.push(id);
       }
-      const ids = this.rangeIds(prefix).sort((a, b) => a - b);
-      let n = 0;
-      for (const id of dedupeSorted(ids)) {
-        if (this.matchesAll(id, rest)) {
-          into.push(id);
-          if (++n >= limit) break;
-        }
-      }
-    };
-    const exact: number[] = [];
-    collect(last, exact);
-    for (const id of exact) found.add(id);
-    const out = exact.slice(0, limit);
-    if (out.length < limit && last.length >= 3) {
-      const fuzzy: number[] = [];
-      for (const variant of edits1(last)) collect(variant, fuzzy);
-      fuzzy.sort((a, b) => a - b);
-      for (const id of fuzzy) {
+    }
+    for (const id of out) found.add(id);
+    if (out.length < limit && qs.some((q) => q.length >= FUZZY_MIN)) {
+      for (const id of this.fuzzy(qs)) {
         if (out.length >= limit) break;
         if (found.has(id)) continue;
         found.add(id);
@@ -140,14 +161,72 @@ export class CompletionIndex {
   }
 
   /**
+   * Candidates (ascending ids, capped) where every query word is a prefix of one of their words or one
+   * edit away from such a prefix. The rarest query word drives: its accepted vocabulary words' postings
+   * are the candidates, checked against the other words.
+   */
+  private fuzzy(qs: readonly string[]): number[] {
+    const accepted = qs.map((q) => this.acceptedWords(q));
+    let driver = 0;
+    let best = Infinity;
+    accepted.forEach((a, i) => {
+      let n = 0;
+      for (const [lo, hi] of a) n += hi - lo;
+      if (n < best) [best, driver] = [n, i];
+    });
+    const ids: number[] = [];
+    for (const [lo, hi] of accepted[driver]!) {
+      for (let i = lo; i < hi && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.sortedIds[i]!);
+    }
+    ids.sort((a, b) => a - b);
+    const out: number[] = [];
+    for (const id of dedupeSorted(ids)) {
+      const ws = this.wordsOf[id]!;
+      if (qs.every((q, i) => i === driver || ws.some((w) => wordAccepts(q, w)))) out.push(id);
+    }
+    return out;
+  }
+
+  /**
+   * Ranges of `sortedWords` (pairs) whose word starts with `q` or is one edit away from a word having
+   * `q` as a prefix. Fuzzy words are found through the deletion keys of word heads (SymSpell-style), so
+   * the cost depends on the query word's head, never on the alphabet times its length.
+   */
+  private acceptedWords(q: string): [number, number][] {
+    const ranges: [number, number][] = [this.prefixRange(q)];
+    if (q.length < FUZZY_MIN) return ranges;
+    const seen = new Set<number>();
+    for (const key of headKeys(q.slice(0, HEAD))) {
+      const list = this.deletionKeys.get(key);
+      if (!list) continue;
+      for (const v of list) {
+        if (seen.has(v)) continue;
+        seen.add(v);
+        const w = this.vocabulary[v]!;
+        if (!w.startsWith(q) && prefixWithinOneEdit(q, w)) ranges.push(this.wordRange(v));
+      }
+    }
+    return ranges;
+  }
+
+  /** Range of `sortedWords` starting with `prefix` (two binary searches). */
+  private prefixRange(prefix: string): [number, number] {
+    return [lowerBound(this.sortedWords, prefix), lowerBound(this.sortedWords, `${prefix}\uffff`)];
+  }
+
+  private wordRange(v: number): [number, number] {
+    return [this.vocabularyStart[v]!, this.vocabularyStart[v + 1]!];
+  }
+
+  /**
    * Related values, not only prefixes: every candidate scored by how well its words cover the query
    * words (prefix or substring 1.0, else 1 − edit distance / length), kept at ≥ 0.6 on average,
    * ranked by score then weight. A full scan: meant for small value sets (intent topics, categories).
    */
   similar(query: string, limit = this.k, extra: readonly string[] = []): CompletionItem[] {
-    const qs = foldText(query).split(' ').filter(Boolean);
+    const qs = queryWords(query);
     if (qs.length === 0) return this.items.slice(0, limit);
-    const extraWords = extra.map((e) => foldText(e).split(' ').filter(Boolean));
+    const extraWords = extra.slice(0, MAX_QUERY_WORDS).map(queryWords);
     const scored: { id: number; score: number }[] = [];
     for (let id = 0; id < this.size; id++) {
       const ws = this.wordsOf[id]!;
@@ -185,19 +264,58 @@ function dedupeSorted(ids: number[]): number[] {
   return out;
 }
 
-/** Every string one edit away from `w` (deletion, transposition, substitution, insertion). */
-export function edits1(w: string): string[] {
-  const out = new Set<string>();
-  for (let i = 0; i <= w.length; i++) {
-    const a = w.slice(0, i);
-    const b = w.slice(i);
-    if (b) out.add(a + b.slice(1));
-    if (b.length > 1) out.add(a + b[1] + b[0] + b.slice(2));
-    for (const c of ALPHABET) {
-      if (b) out.add(a + c + b.slice(1));
-      out.add(a + c + b);
-    }
+/** The folded words of a query, at most {@link MAX_QUERY_WORDS} of at most {@link MAX_WORD_CHARS}. */
+export function queryWords(query: string): string[] {
+  return words(query.slice(0, MAX_QUERY_CHARS))
+    .slice(0, MAX_QUERY_WORDS)
+    .map((w) => w.slice(0, MAX_WORD_CHARS));
+}
+
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
   }
-  out.delete(w);
-  return [...out].filter((s) => s.length > 0);
+  return lo;
+}
+
+/**
+ * A head and its one-deletion variants. Two heads of the same length whose words are one edit apart
+ * (deletion, insertion, substitution or adjacent transposition) always share a key, so looking up the
+ * query head's keys finds every word a one-typo prefix could come from.
+ */
+export function headKeys(head: string): string[] {
+  const out = new Set<string>([head]);
+  for (let i = 0; i < head.length; i++) out.add(head.slice(0, i) + head.slice(i + 1));
+  out.delete('');
+  return [...out];
+}
+
+/** Query word `q` accepted by word `w`: a prefix of it, or (3+ characters) one edit from a prefix. */
+function wordAccepts(q: string, w: string): boolean {
+  return w.startsWith(q) || (q.length >= FUZZY_MIN && prefixWithinOneEdit(q, w));
+}
+
+/**
+ * Is `q` at most one edit (deletion, insertion, substitution, adjacent transposition) away from some
+ * prefix of `w`? Linear in `q`.
+ * @example prefixWithinOneEdit('sofware', 'software') // true
+ */
+export function prefixWithinOneEdit(q: string, w: string): boolean {
+  const n = q.length;
+  let i = 0;
+  while (i < n && i < w.length && q.charCodeAt(i) === w.charCodeAt(i)) i++;
+  if (i === n) return true;
+  // First difference at i: substitution, transposition, an extra character in q, or one missing.
+  const rest = (a: string, from: number, b: string, at: number) => {
+    const len = n - from;
+    return at + len <= b.length && a.slice(from) === b.slice(at, at + len);
+  };
+  if (rest(q, i + 1, w, i + 1)) return true; // substitution
+  if (i + 1 < n && q[i] === w[i + 1] && q[i + 1] === w[i] && rest(q, i + 2, w, i + 2)) return true;
+  if (rest(q, i + 1, w, i)) return true; // q has an extra character
+  return q[i] === w[i + 1] && rest(q, i, w, i + 1); // q misses w[i]
 }

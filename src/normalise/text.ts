@@ -3,6 +3,13 @@
  * the ASCII path (which is almost all of the data), NFKD only when the string holds non-ASCII.
  */
 
+/**
+ * Characters of input read and of folded output written by {@link words}. No name, title or phrase
+ * comes near it; the caps keep hostile input (50 KB strings, characters such as "ﬃ" or "İ" that
+ * expand when folded) from costing more than a fixed amount of work in every caller.
+ */
+export const MAX_FOLD_CHARS = 4_096;
+
 /** Letters and digits outside ASCII; marks are tested separately because they are dropped, not split on. */
 const NON_ASCII_WORD_CHAR = /[\p{L}\p{N}]/u;
 const COMBINING_MARK = /\p{M}/u;
@@ -53,16 +60,24 @@ export function foldText(s: string): string {
  * @example words('Acme-Robotics, Inc.') // ['acme', 'robotics', 'inc']
  */
 export function words(s: string): string[] {
-  const src = hasNonAscii(s) ? s.normalize('NFKD').toLowerCase() : s.toLowerCase();
+  const input = s.length > MAX_FOLD_CHARS ? cut(s, MAX_FOLD_CHARS) : s;
+  const src = hasNonAscii(input) ? input.normalize('NFKD').toLowerCase() : input.toLowerCase();
   const n = src.length;
   const out: string[] = [];
   let word = '';
+  let written = 0;
   let i = 0;
   while (i < n) {
+    // Folding can expand the text (up to 18 characters for one): stop once the output is full.
+    if (written + word.length >= MAX_FOLD_CHARS) {
+      word = word.slice(0, Math.max(0, MAX_FOLD_CHARS - written));
+      break;
+    }
     const c = src.charCodeAt(i);
     if (isAsciiWordChar(c)) {
       let j = i + 1;
-      while (j < n && isAsciiWordChar(src.charCodeAt(j))) j++;
+      const stop = Math.min(n, i + MAX_FOLD_CHARS - written - word.length);
+      while (j < stop && isAsciiWordChar(src.charCodeAt(j))) j++;
       word += src.slice(i, j);
       i = j;
       continue;
@@ -70,8 +85,12 @@ export function words(s: string): string[] {
     if (c < 0x80) {
       if (!isApostrophe(c)) {
         if (word.length > 0) out.push(word);
+        written += word.length;
         word = '';
-        if (c === 0x26) out.push('and');
+        if (c === 0x26) {
+          out.push('and');
+          written += 3;
+        }
       }
       i++;
       continue;
@@ -88,12 +107,19 @@ export function words(s: string): string[] {
       word += special ?? ch;
     } else if (!COMBINING_MARK.test(ch)) {
       if (word.length > 0) out.push(word);
+      written += word.length;
       word = '';
     }
     // Combining marks (the accents NFKD split off) are dropped without breaking the word.
   }
   if (word.length > 0) out.push(word);
   return out;
+}
+
+/** The first `n` UTF-16 units of `s`, without splitting a surrogate pair. */
+function cut(s: string, n: number): string {
+  const code = s.charCodeAt(n - 1);
+  return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
 
 function isAsciiWordChar(c: number): boolean {

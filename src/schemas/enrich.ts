@@ -4,12 +4,13 @@
  * a free object or null, ignored.
  */
 import { z } from 'zod';
+import { anyCase, FreeObject, LIMITS, list } from './bounds.js';
 import { BusinessId, ProspectId } from './records.js';
 
-export const RequestContext = z.record(z.string(), z.unknown()).nullish();
+export const RequestContext = FreeObject.nullish();
 
 /** Free parameters: any object or null (ignored). */
-export const FreeParams = z.record(z.string(), z.unknown()).nullish();
+export const FreeParams = FreeObject.nullish();
 
 export const CONTACT_TYPES = ['email', 'phone'] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];
@@ -19,25 +20,30 @@ export type WaterfallMode = (typeof WATERFALL_MODES)[number];
 /** Sync contact parameters; `waterfall` is an addition of this engine (the live sync route has none). */
 export const ContactsParams = z
   .strictObject({
-    contact_types: z.array(z.enum(CONTACT_TYPES)).min(1).nullish(),
-    waterfall: z.enum(WATERFALL_MODES).nullish(),
+    contact_types: list(anyCase(CONTACT_TYPES), 2, 1).nullish(),
+    waterfall: anyCase(WATERFALL_MODES).nullish(),
   })
   .nullish();
 export type ContactsParams = z.output<typeof ContactsParams>;
 
 export const BomboraParams = z
-  .strictObject({ topics: z.array(z.string()).nullish(), min_score: z.number().int().nullish() })
+  .strictObject({
+    topics: list(z.string().max(LIMITS.text * 16), LIMITS.filterValues).nullish(),
+    min_score: z.number().int().min(0).max(100).nullish(),
+  })
   .nullish();
-export const KeywordsParams = z.strictObject({ keywords: z.array(z.string().min(1)).min(1) });
+export const KeywordsParams = z.strictObject({
+  keywords: list(z.string().min(1).max(LIMITS.text), LIMITS.filterValues, 1),
+});
 export const FinancialParams = z
   .strictObject({ date: z.iso.datetime({ offset: true }).or(z.iso.date()) })
   .nullish();
 export const TrafficParams = z
   .strictObject({ month_period: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM') })
   .nullish();
-export const PostsParams = z.strictObject({ offline_mode: z.enum(['true', 'false']).nullish() }).nullish();
+export const PostsParams = z.strictObject({ offline_mode: anyCase(['true', 'false']).nullish() }).nullish();
 
-const ids = <T extends z.ZodType>(id: T) => z.array(id).min(1).max(50);
+const ids = <T extends z.ZodType>(id: T) => list(id, 50, 1);
 
 /** The request body of one enrichment route, built from the enrichment's parameter schema. */
 export function enrichBody(

@@ -5,6 +5,7 @@
  * `src/facade/routes/webhooks.ts` and `src/facade/routes/enrollments.ts`).
  */
 import { z } from 'zod';
+import { anyCase, FreeObject, LIMITS, list } from './bounds.js';
 import {
   BUSINESS_EVENT_TYPES,
   PROSPECT_EVENT_TYPES,
@@ -228,9 +229,10 @@ export function payloadSchema(storedName: string): z.ZodType | undefined {
 
 const businessEventType = z
   .string()
-  .transform(storedEventName)
+  .max(LIMITS.code)
+  .transform((s) => storedEventName(s.trim().toLowerCase()))
   .pipe(z.enum(BUSINESS_EVENT_TYPES, { error: 'not a business event type' }));
-const prospectEventType = z.enum(PROSPECT_EVENT_TYPES, { error: 'not a prospect event type' });
+const prospectEventType = anyCase(PROSPECT_EVENT_TYPES);
 
 /**
  * A snapshot or ingested event whose `data` also satisfies its event type's payload table (§8.3):
@@ -247,18 +249,15 @@ export const EventRecordWithPayload = EventRecord.superRefine((event, ctx) => {
 
 export function eventTypesSchema(entity: EntityType) {
   const item = entity === 'business' ? businessEventType : prospectEventType;
-  return z
-    .array(item)
-    .min(1)
-    .transform((types) => [...new Set(types)]);
+  // The length is checked first: 10,000 unknown types cost one check, not 10,000 item errors.
+  return list(item, LIMITS.eventTypes, 1).transform((types) => [...new Set(types)]);
 }
 
 function idsSchema(entity: EntityType, max: number) {
-  return z
-    .array(entity === 'business' ? BusinessId : ProspectId)
-    .min(1)
-    .max(max)
-    .refine((ids) => new Set(ids).size === ids.length, { message: 'the list has duplicated items' });
+  return list(entity === 'business' ? BusinessId : ProspectId, max, 1).refine(
+    (ids) => new Set(ids).size === ids.length,
+    { message: 'the list has duplicated items' },
+  );
 }
 
 /** `YYYY-MM-DD` or an ISO datetime (offset optional, UTC when absent). */
@@ -269,7 +268,8 @@ const Timestamp = z
   .nullish()
   .transform((v) => v ?? null);
 
-const requestContext = z.record(z.string(), z.unknown()).nullish();
+const requestContext = FreeObject.nullish();
+const Id = z.string().min(1).max(LIMITS.id);
 
 export const idsField = (entity: EntityType) => (entity === 'business' ? 'business_ids' : 'prospect_ids');
 
@@ -309,7 +309,7 @@ export function v1EnrollmentAdd(entity: EntityType) {
 export function v1EnrollmentUpdate(entity: EntityType) {
   return z.strictObject({
     request_context: requestContext,
-    enrollment_id: z.string().min(1),
+    enrollment_id: Id,
     enrollment_key: enrollmentKey,
     event_types: eventTypesSchema(entity),
     [idsField(entity)]: idsSchema(entity, 20),
@@ -317,7 +317,7 @@ export function v1EnrollmentUpdate(entity: EntityType) {
 }
 export const v1EnrollmentDelete = z.strictObject({
   request_context: requestContext,
-  enrollment_id: z.string().min(1),
+  enrollment_id: Id,
 });
 
 export function v2EnrollmentCreate(entity: EntityType) {
@@ -326,7 +326,7 @@ export function v2EnrollmentCreate(entity: EntityType) {
     enrollment_key: enrollmentKey,
     event_types: eventTypesSchema(entity),
     [idsField(entity)]: idsSchema(entity, 20),
-    webhook_id: z.string().min(1),
+    webhook_id: Id,
   });
 }
 export function v2EnrollmentPatch(entity: EntityType) {
@@ -336,7 +336,7 @@ export function v2EnrollmentPatch(entity: EntityType) {
       enrollment_key: enrollmentKey.optional(),
       event_types: eventTypesSchema(entity).optional(),
       [idsField(entity)]: idsSchema(entity, 20).optional(),
-      webhook_id: z.string().min(1).optional(),
+      webhook_id: Id.optional(),
     })
     .refine((b) => Object.keys(b).some((k) => k !== 'request_context' && b[k] !== undefined), {
       message: 'at least one of enrollment_key, event_types, ids or webhook_id is required',
@@ -363,11 +363,11 @@ const RESERVED_HEADERS = new Set([
 const HeaderLine = z
   .string()
   .max(1024)
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[ \t]*[^\r\n]*$/, 'must be "Header-Name: value"')
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\r\n]*$/, 'must be "Header-Name: value"')
   .refine((h) => !RESERVED_HEADERS.has(h.slice(0, h.indexOf(':')).toLowerCase()), {
     message: 'this header is set by the service',
   });
-const Headers = z.array(HeaderLine).max(20);
+const Headers = list(HeaderLine, 20);
 export const PAYLOAD_FORMATS = ['json', 'stringified_json'] as const;
 export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
@@ -377,16 +377,17 @@ const WebhookUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL'
 
 export const v1WebhookAdd = z.strictObject({
   request_context: requestContext,
-  partner_id: z.string().min(1),
+  partner_id: Id,
   webhook_url: WebhookUrl,
   headers: Headers.nullish(),
-  payload_format: z.enum(PAYLOAD_FORMATS).nullish(),
+  payload_format: anyCase(PAYLOAD_FORMATS).nullish(),
 });
 
 const Simulation = z.strictObject({
   event_name: z
     .string()
-    .transform(storedEventName)
+    .max(LIMITS.code)
+    .transform((s) => storedEventName(s.trim().toLowerCase()))
     .pipe(z.enum([...WEBHOOK_SIMULATION_EVENT_TYPES]))
     .nullish(),
   number_of_events: z.number().int().min(1).max(10).nullish(),
@@ -396,7 +397,7 @@ export type Simulation = z.output<typeof Simulation>;
 
 export const v1CheckConnectivity = z.strictObject({
   request_context: requestContext,
-  partner_id: z.string().min(1),
+  partner_id: Id,
   simulation: Simulation.nullish(),
 });
 
@@ -406,8 +407,8 @@ export const v2WebhookCreate = z.strictObject({
   name: z.string().min(1).max(100).nullish(),
   description: z.string().max(1000).nullish(),
   headers: Headers.nullish(),
-  payload_format: z.enum(PAYLOAD_FORMATS).nullish(),
-  status: z.enum(WEBHOOK_STATUSES).nullish(),
+  payload_format: anyCase(PAYLOAD_FORMATS).nullish(),
+  status: anyCase(WEBHOOK_STATUSES).nullish(),
 });
 export const v2WebhookPatch = z
   .strictObject({
@@ -416,16 +417,15 @@ export const v2WebhookPatch = z
     name: z.string().min(1).max(100).nullish(),
     description: z.string().max(1000).nullish(),
     headers: Headers.nullish(),
-    payload_format: z.enum(PAYLOAD_FORMATS).optional(),
-    status: z.enum(WEBHOOK_STATUSES).optional(),
+    payload_format: anyCase(PAYLOAD_FORMATS).optional(),
+    status: anyCase(WEBHOOK_STATUSES).optional(),
   })
   .refine((b) => Object.entries(b).some(([k, v]) => k !== 'request_context' && v !== undefined), {
     message: 'at least one of url, name, description, headers, payload_format or status is required',
   });
-export const v2WebhookListQuery = z.object({ status: z.enum(WEBHOOK_STATUSES).optional() });
+export const v2WebhookListQuery = z.object({ status: anyCase(WEBHOOK_STATUSES).optional() });
 export const v2WebhookDeleteQuery = z.object({
-  force: z
-    .enum(['true', 'false', '1', '0'])
+  force: anyCase(['true', 'false', '1', '0'])
     .optional()
     .transform((v) => v === 'true' || v === '1'),
 });

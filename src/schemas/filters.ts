@@ -4,8 +4,12 @@
  * normalised here, once, so the core trusts them: country and region codes are lower-cased and checked
  * against the ISO lists, legacy job levels and capitalised departments are mapped to the current
  * taxonomy, `executive_joined_company` becomes `employee_joined_company`, ids are lower-cased.
+ * Real clients' habits are read as the live pydantic server reads them: booleans given as strings
+ * (`{"value": "true"}`) and enumeration values in any case (`"10m-25m"`). Every list and string is
+ * bounded (`bounds.ts`: `LIMITS`); unknown filter names stay a 422.
  */
 import { z } from 'zod';
+import { anyCase, Bool, LIMITS, list } from './bounds.js';
 import {
   BUSINESS_EVENT_TYPES,
   COMPANY_AGES,
@@ -26,35 +30,40 @@ import {
 /** Members every filter object accepts besides its own. */
 const common = {
   /** Discriminator sent by real clients (`includes`, `range`, `exists` …); accepted and ignored. */
-  type: z.string().nullish(),
-  negate: z.boolean().nullish(),
+  type: z.string().max(LIMITS.code).nullish(),
+  negate: Bool.nullish(),
 };
 
 const lower = (s: string) => s.toLowerCase();
 
 export const CountryCodeValue = z
   .string()
+  .max(LIMITS.code)
   .transform(lower)
   .refine((s) => COUNTRY_CODE_SET.has(s), {
     message: 'not a valid ISO 3166-1 alpha-2 country code (e.g. "us", "gb"; any case)',
   });
 export const RegionCodeValue = z
   .string()
+  .max(LIMITS.code)
   .transform(lower)
   .refine((s) => REGION_CODE_SET.has(s), {
     message: 'not a valid ISO 3166-2 region code (e.g. "us-ca", "gb-lnd"; any case)',
   });
 const BusinessIdValue = z
   .string()
+  .max(LIMITS.code)
   .transform(lower)
   .pipe(z.string().regex(/^[a-f0-9]{32}$/, 'must be 32 hexadecimal characters'));
 const ProspectIdValue = z
   .string()
+  .max(LIMITS.code)
   .transform(lower)
   .pipe(z.string().regex(/^[a-f0-9]{40}$/, 'must be 40 hexadecimal characters'));
 /** Job level, any case; legacy values (`cxo`, `vp`, `senior`, `entry`) map to the current ones. */
 export const JobLevelValue = z
   .string()
+  .max(LIMITS.code)
   .transform((s) => {
     const l = s.trim().toLowerCase();
     return LEGACY_JOB_LEVELS[l] ?? l;
@@ -63,54 +72,53 @@ export const JobLevelValue = z
 /** Job department, any case; legacy capitalised departments (`Customer service` …) map to current ones. */
 export const JobDepartmentValue = z
   .string()
+  .max(LIMITS.code)
   .transform((s) => {
     const l = s.trim().toLowerCase();
     return LEGACY_JOB_DEPARTMENTS[l] ?? l;
   })
   .pipe(z.enum(JOB_DEPARTMENTS));
+/** Business event type, any case; the v2 spelling maps to the stored one. */
 const EventValue = z
   .string()
-  .transform((s) => V2_EVENT_RENAMES[s] ?? s)
+  .max(LIMITS.code)
+  .transform((s) => {
+    const l = s.trim().toLowerCase();
+    return V2_EVENT_RENAMES[l] ?? l;
+  })
   .pipe(z.enum(BUSINESS_EVENT_TYPES));
 const NaicsValue = z
-  .union([z.string(), z.number().int().nonnegative().transform(String)])
+  .union([z.string().max(LIMITS.code), z.number().int().nonnegative().max(999_999).transform(String)])
   .pipe(z.string().regex(/^\d{2,6}$/, 'must be a NAICS code of 2 to 6 digits'));
-const Text = z.string();
-const OrganizationName = z.string().max(256);
+const Text = z.string().max(LIMITS.text);
+const OrganizationName = z.string().max(LIMITS.name);
 
-function includes<T extends z.ZodType>(item: T, maxItems?: number) {
-  const values = maxItems === undefined ? z.array(item) : z.array(item).max(maxItems);
-  return z.strictObject({ values, ...common });
+function includes<T extends z.ZodType>(item: T, maxItems: number = LIMITS.filterValues) {
+  return z.strictObject({ values: list(item, maxItems), ...common });
 }
 
-const Operator = z.enum(['or', 'and']);
-const phrase = (maxItems?: number) =>
-  z.strictObject({
-    values: maxItems === undefined ? z.array(Text) : z.array(Text).max(maxItems),
-    operator: Operator.nullish(),
-    ...common,
-  });
+const Operator = anyCase(['or', 'and']);
+const phrase = () =>
+  z.strictObject({ values: list(Text, LIMITS.filterValues), operator: Operator.nullish(), ...common });
 
-export const ExistsFilter = z.strictObject({ value: z.boolean(), ...common });
-export const RangeFilter = z.strictObject({
-  gte: z.number().int().nullish(),
-  lte: z.number().int().nullish(),
-  ...common,
-});
-export const ContactDetailsFilter = z.strictObject({ value: z.enum(CONTACT_DETAILS), ...common });
+/** `{value: bool}`; `"true"` / `"false"` strings are read as booleans (the live pydantic server does). */
+export const ExistsFilter = z.strictObject({ value: Bool, ...common });
+const RangeBound = z.number().int().min(-LIMITS.rangeValue).max(LIMITS.rangeValue).nullish();
+export const RangeFilter = z.strictObject({ gte: RangeBound, lte: RangeBound, ...common });
+export const ContactDetailsFilter = z.strictObject({ value: anyCase(CONTACT_DETAILS), ...common });
 export const JobTitleFilter = z.strictObject({
-  values: z.array(Text).max(300),
+  values: list(Text, 300),
   operator: Operator.nullish(),
-  include_related_job_titles: z.boolean().nullish(),
+  include_related_job_titles: Bool.nullish(),
   ...common,
 });
 export const BusinessIntentTopicsFilter = z.strictObject({
-  topics: z.array(Text).min(1),
-  topic_intent_level: z.enum(INTENT_LEVELS).nullish(),
+  topics: list(Text, LIMITS.filterValues, 1),
+  topic_intent_level: anyCase(INTENT_LEVELS).nullish(),
   ...common,
 });
 export const EventsFilter = z.strictObject({
-  values: z.array(EventValue),
+  values: list(EventValue, LIMITS.eventTypes),
   /** Days back from the engine's clock; the docs say 30–90, clients clamp to 30–120: we take 1–365. */
   last_occurrence: z.number().int().min(1).max(365),
   ...common,
@@ -136,18 +144,18 @@ const prospectMembers = {
   has_contact_details: ContactDetailsFilter.nullish(),
   job_level: includes(JobLevelValue).nullish(),
   job_department: includes(JobDepartmentValue).nullish(),
-  business_id: includes(BusinessIdValue, 10_000).nullish(),
+  business_id: includes(BusinessIdValue, LIMITS.businessIds).nullish(),
   total_experience_months: RangeFilter.nullish(),
   current_role_months: RangeFilter.nullish(),
   country_code: includes(CountryCodeValue).nullish(),
-  region_country_code: includes(RegionCodeValue).nullish(),
+  region_country_code: includes(RegionCodeValue, LIMITS.regionValues).nullish(),
   company_country_code: includes(CountryCodeValue).nullish(),
-  company_region_country_code: includes(RegionCodeValue).nullish(),
+  company_region_country_code: includes(RegionCodeValue, LIMITS.regionValues).nullish(),
   city_region_country: includes(Text).nullish(),
-  company_size: includes(z.enum(COMPANY_SIZES)).nullish(),
-  company_revenue: includes(z.enum(COMPANY_REVENUES)).nullish(),
-  company_age: includes(z.enum(COMPANY_AGES)).nullish(),
-  company_number_of_locations: includes(z.enum(NUMBER_OF_LOCATIONS)).nullish(),
+  company_size: includes(anyCase(COMPANY_SIZES)).nullish(),
+  company_revenue: includes(anyCase(COMPANY_REVENUES)).nullish(),
+  company_age: includes(anyCase(COMPANY_AGES)).nullish(),
+  company_number_of_locations: includes(anyCase(NUMBER_OF_LOCATIONS)).nullish(),
   google_category: includes(Text).nullish(),
   naics_category: includes(NaicsValue).nullish(),
   linkedin_category: includes(Text).nullish(),
@@ -173,19 +181,19 @@ export const ProspectFiltersV2 = z.strictObject(prospectMembers).superRefine(one
 /** Business filters (§4.3); v1 and v2 share the shape (only `include_operating_locations`' default differs). */
 export const BusinessFilters = z
   .strictObject({
-    business_id: includes(BusinessIdValue, 10_000).nullish(),
+    business_id: includes(BusinessIdValue, LIMITS.businessIds).nullish(),
     country_code: includes(CountryCodeValue).nullish(),
-    region_country_code: includes(RegionCodeValue).nullish(),
-    company_size: includes(z.enum(COMPANY_SIZES)).nullish(),
-    company_revenue: includes(z.enum(COMPANY_REVENUES)).nullish(),
-    company_age: includes(z.enum(COMPANY_AGES)).nullish(),
+    region_country_code: includes(RegionCodeValue, LIMITS.regionValues).nullish(),
+    company_size: includes(anyCase(COMPANY_SIZES)).nullish(),
+    company_revenue: includes(anyCase(COMPANY_REVENUES)).nullish(),
+    company_age: includes(anyCase(COMPANY_AGES)).nullish(),
     google_category: includes(Text).nullish(),
     naics_category: includes(NaicsValue).nullish(),
     linkedin_category: includes(Text).nullish(),
     company_tech_stack_category: includes(Text).nullish(),
     company_tech_stack_tech: includes(Text).nullish(),
     company_name: includes(OrganizationName).nullish(),
-    number_of_locations: includes(z.enum(NUMBER_OF_LOCATIONS)).nullish(),
+    number_of_locations: includes(anyCase(NUMBER_OF_LOCATIONS)).nullish(),
     city_region_country: includes(Text).nullish(),
     city_region: includes(Text).nullish(),
     website_keywords: phrase().nullish(),

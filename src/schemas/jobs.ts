@@ -3,18 +3,19 @@
  * and the list query. The `parameters` schema is the enrichment's own (research: `GenAIResearchParams`).
  */
 import { z } from 'zod';
+import { anyCase, Bool, FreeObject, LIMITS, list } from './bounds.js';
 import { JOB_STATUSES } from './enums.js';
 import { CONTACT_TYPES, WATERFALL_MODES } from './enrich.js';
 
-export const JobStatus = z.enum(JOB_STATUSES);
+export const JobStatus = anyCase(JOB_STATUSES);
 export type JobStatus = z.output<typeof JobStatus>;
 
 export const JobNotifications = z
   .strictObject({
     email: z
       .strictObject({
-        enabled: z.boolean().default(false),
-        on: z.array(z.enum(['success', 'failure'])).nullish(),
+        enabled: Bool.default(false),
+        on: list(anyCase(['success', 'failure']), 2).nullish(),
       })
       .nullish(),
   })
@@ -24,22 +25,22 @@ export type JobNotifications = z.output<typeof JobNotifications>;
 /** `AsyncContactsEnrichmentParams`: the waterfall defaults to `explorium_only` for jobs. */
 export const AsyncContactsParams = z
   .strictObject({
-    contact_types: z.array(z.enum(CONTACT_TYPES)).min(1).nullish(),
-    waterfall: z.enum(WATERFALL_MODES).default('explorium_only'),
+    contact_types: list(anyCase(CONTACT_TYPES), 2, 1).nullish(),
+    waterfall: anyCase(WATERFALL_MODES).default('explorium_only'),
   })
   .nullish();
 
 /** A submit body with the given `parameters` schema. */
 export const jobSubmitBody = (params: z.ZodType) =>
   z.strictObject({
-    request_context: z.record(z.string(), z.unknown()).nullish(),
-    list_id: z.string().min(1),
+    request_context: FreeObject.nullish(),
+    list_id: z.string().min(1).max(LIMITS.id),
     parameters: params,
     notifications: JobNotifications,
   });
 
 export const JobsListQuery = z.strictObject({
   status: JobStatus.optional(),
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 export type JobsListQuery = z.output<typeof JobsListQuery>;

@@ -5,6 +5,7 @@
  * takes `page_size` ≤ 100. `size ≥ page_size` is checked as a root rule (`__root__`).
  */
 import { z } from 'zod';
+import { anyCase, Bool, FreeObject, LIMITS, list } from './bounds.js';
 import { AUTOCOMPLETE_FIELDS, FETCH_MODES } from './enums.js';
 import { BusinessFilters, ProspectFilters, ProspectFiltersV2 } from './filters.js';
 
@@ -13,15 +14,17 @@ export const MAX_PAGE_SIZE = 500;
 export const MAX_CURSOR_PAGE_SIZE = 100;
 export const MAX_EXCLUDE = 1_000;
 
-const RequestContext = z.record(z.string(), z.unknown()).nullish();
-const Mode = z.enum(FETCH_MODES);
+const RequestContext = FreeObject.nullish();
+const Mode = anyCase(FETCH_MODES);
 const PageSize = z.number().int().min(1).max(MAX_PAGE_SIZE);
 const lowerHex = (n: number) =>
   z
     .string()
+    .max(LIMITS.code)
     .transform((s) => s.toLowerCase())
     .pipe(z.string().regex(new RegExp(`^[a-f0-9]{${n}}$`), `must be ${n} hexadecimal characters`));
-const Exclude = (n: number) => z.array(lowerHex(n)).max(MAX_EXCLUDE).nullish();
+const Exclude = (n: number) => list(lowerHex(n), MAX_EXCLUDE).nullish();
+const Cursor = z.string().max(LIMITS.cursor).nullable().optional();
 
 function v1Rules(
   req: { size?: number | null; page_size: number; next_cursor?: string | null },
@@ -59,10 +62,10 @@ function v1Fetch<F extends z.ZodType>(filters: F, idLength: number) {
       mode: Mode,
       size: z.number().int().min(1).max(MAX_SIZE).nullish(),
       page_size: PageSize,
-      page: z.number().int().min(1).nullish(),
+      page: z.number().int().min(1).max(MAX_SIZE).nullish(),
       exclude: Exclude(idLength),
       filters: filters.nullish(),
-      next_cursor: z.string().nullable().optional(),
+      next_cursor: Cursor,
       request_context: RequestContext,
     })
     .superRefine(v1Rules);
@@ -75,7 +78,7 @@ function v2Fetch<F extends z.ZodType>(filters: F, idLength: number) {
       page_size: PageSize,
       exclude: Exclude(idLength),
       filters: filters.nullish(),
-      next_cursor: z.string().nullable().optional(),
+      next_cursor: Cursor,
       request_context: RequestContext,
     })
     .superRefine(cursorPageSize);
@@ -113,24 +116,13 @@ export type ProspectsStatsRequestV1 = z.output<typeof ProspectsStatsRequestV1>;
 export type ProspectsStatsRequestV2 = z.output<typeof ProspectsStatsRequestV2>;
 export type ProspectsStatsRequest = ProspectsStatsRequestV1 | ProspectsStatsRequestV2;
 
-const TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y']);
-const FALSE = new Set(['false', '0', 'no', 'off', 'f', 'n']);
-/** Query-string boolean the pydantic way: true/false, 1/0, yes/no, on/off (any case). */
-const QueryBool = z.union([
-  z.boolean(),
-  z
-    .string()
-    .transform((s) => s.trim().toLowerCase())
-    .refine((s) => TRUE.has(s) || FALSE.has(s), { message: 'value could not be parsed to a boolean' })
-    .transform((s) => TRUE.has(s)),
-]);
-
 /**
- * Autocomplete query string. Not strict: like FastAPI, unknown query parameters are ignored.
+ * Autocomplete query string. Not strict: like FastAPI, unknown query parameters are ignored. `query`
+ * is at most 200 characters; `semantic_search` reads pydantic booleans (true/false, 1/0, yes/no, on/off).
  */
 export const AutocompleteQuery = z.object({
-  field: z.enum(AUTOCOMPLETE_FIELDS),
-  query: z.string().default(''),
-  semantic_search: QueryBool.default(false),
+  field: anyCase(AUTOCOMPLETE_FIELDS),
+  query: z.string().max(LIMITS.query).default(''),
+  semantic_search: Bool.default(false),
 });
 export type AutocompleteQuery = z.output<typeof AutocompleteQuery>;

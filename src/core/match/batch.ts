@@ -6,6 +6,7 @@ import type { Engine } from '../../engine.js';
 import { matchBusinessRow, otherCandidates } from './businesses.js';
 import { companyContext } from './company-search.js';
 import { echoBusiness, echoProspect } from './input.js';
+import { boundedBusiness, boundedProspect } from './limits.js';
 import { matchProspectRow, prospectContext } from './prospects.js';
 import {
   MATCH_ERRORS,
@@ -56,7 +57,7 @@ export function matchBusinessRows(
   const out: BusinessMatchRow[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const input = echoBusiness(rows[i] as BusinessRowInput);
-    const verdict = matchBusinessRow(ctx, input);
+    const verdict = matchBusinessRow(ctx, boundedBusiness(input));
     const row: BusinessMatchRow = {
       input,
       business_id: verdict.kind === 'match' ? (ctx.index.ids[verdict.pos] as string) : null,
@@ -77,7 +78,7 @@ export function matchProspectRows(
   const out: ProspectMatchRow[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const input = echoProspect(rows[i] as ProspectRowInput);
-    const verdict = matchProspectRow(ctx, input);
+    const verdict = matchProspectRow(ctx, boundedProspect(input));
     const row: ProspectMatchRow = {
       input,
       prospect_id: verdict.kind === 'match' ? (ctx.index.ids[verdict.pos] as string) : null,

@@ -122,7 +122,7 @@ function v1Routes(entity: EntityType): Route[] {
 }
 
 const EnrollmentParams = z.object({ enrollment_id: z.string().min(1).max(200) });
-const ListQuery = z.object({ webhook_id: z.string().min(1).optional() });
+const ListQuery = z.object({ webhook_id: z.string().min(1).max(200).optional() });
 
 function v2Routes(entity: EntityType): Route[] {
   const path = `/v2/${plural(entity)}/events/enrollments`;

@@ -3,12 +3,9 @@
  * `description`, all required) parsed with busboy; camelCase response without `response_context`.
  */
 import busboy from 'busboy';
-import { createList, MAX_LIST_ROWS } from '../../account/uploads.js';
+import { createList, MAX_CSV_BYTES, MAX_LIST_DESCRIPTION, MAX_LIST_ROWS } from '../../account/uploads.js';
 import { EngineError, type ValidationIssue } from '../../errors.js';
 import type { Route } from '../types.js';
-
-/** Largest accepted file: 10,000 ids of 40 hex characters plus generous slack for quoting and CRLF. */
-const MAX_FILE_BYTES = MAX_LIST_ROWS * 64 + 4096;
 
 interface Form {
   fields: Record<string, string>;
@@ -23,7 +20,14 @@ export function parseMultipart(body: Buffer, contentType: string): Promise<Form>
     try {
       bb = busboy({
         headers: { 'content-type': contentType },
-        limits: { files: 1, fileSize: MAX_FILE_BYTES },
+        // Fields beyond the longest documented one are cut (then refused by `createList`), parts capped.
+        limits: {
+          files: 1,
+          fileSize: MAX_CSV_BYTES,
+          fields: 16,
+          parts: 20,
+          fieldSize: MAX_LIST_DESCRIPTION + 1,
+        },
       });
     } catch (e) {
       reject(e instanceof Error ? e : new Error(String(e)));

@@ -1,0 +1,69 @@
+/**
+ * Input bounds of the matchers, applied at the entry of every batch so library callers that bypass the
+ * facade's schema (which refuses longer values with a 422) get the same bounded work. The row echoed in
+ * the answer is the caller's own; only the matcher sees the bounded copy.
+ *
+ * Names are bounded twice: in characters as given, and after folding (ligatures such as "ﬃ" and dotted
+ * capitals such as "İ" expand when folded), with each word cut to {@link MAX_NAME_WORD} characters —
+ * no company or person name has longer words, and scoring costs grow with word length.
+ */
+import { words } from '../../normalise/index.js';
+import type { BusinessInput, ProspectInput } from './types.js';
+
+/** Longest name (company or person) read, as given and after folding; the live schema's 256. */
+export const MAX_NAME_CHARS = 256;
+/** Longest word of a name read after folding. */
+export const MAX_NAME_WORD = 64;
+/** Longest e-mail address (RFC 5321 path limit). */
+export const MAX_EMAIL_CHARS = 320;
+/** Longest phone number (E.164 is 15 digits; formatting and extensions fit easily). */
+export const MAX_PHONE_CHARS = 64;
+/** Longest URL, domain or id read. */
+export const MAX_URL_CHARS = 2_048;
+
+/** A name within the bounds: unchanged when it already is, else its folded words cut to fit. */
+export function boundedName(v: string | null, max = MAX_NAME_CHARS): string | null {
+  if (v === null) return null;
+  const raw = v.length > max ? v.slice(0, max) : v;
+  const ws = words(raw);
+  let total = ws.length - 1;
+  let longest = 0;
+  for (const w of ws) {
+    total += w.length;
+    longest = Math.max(longest, w.length);
+  }
+  if (raw === v && total <= max && longest <= MAX_NAME_WORD) return v;
+  const out: string[] = [];
+  let used = 0;
+  for (const w of ws) {
+    const word = w.slice(0, Math.min(MAX_NAME_WORD, max - used));
+    if (word.length === 0) break;
+    out.push(word);
+    used += word.length + 1;
+  }
+  return out.join(' ');
+}
+
+const cap = (v: string | null, max: number) => (v !== null && v.length > max ? v.slice(0, max) : v);
+
+/** The business row the matcher reads. */
+export function boundedBusiness(row: BusinessInput): BusinessInput {
+  return {
+    name: boundedName(row.name),
+    domain: cap(row.domain, MAX_URL_CHARS),
+    url: cap(row.url, MAX_URL_CHARS),
+    linkedin_url: cap(row.linkedin_url, MAX_URL_CHARS),
+  };
+}
+
+/** The prospect row the matcher reads. */
+export function boundedProspect(row: ProspectInput): ProspectInput {
+  return {
+    business_id: cap(row.business_id, MAX_URL_CHARS),
+    full_name: boundedName(row.full_name),
+    company_name: boundedName(row.company_name),
+    email: cap(row.email, MAX_EMAIL_CHARS),
+    phone_number: cap(row.phone_number, MAX_PHONE_CHARS),
+    linkedin: cap(row.linkedin, MAX_URL_CHARS),
+  };
+}
