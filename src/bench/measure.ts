@@ -2,8 +2,6 @@
  * Timing with `performance.now()` loops: every sample is kept (the report charts distributions, and
  * percentiles need the samples), so there is no benchmark library in the runtime dependencies.
  */
-import { readFileSync } from 'node:fs';
-
 export interface Distribution {
   n: number;
   mean: number;
@@ -42,21 +40,6 @@ export function timeEach(n: number, fn: (i: number) => unknown, warm = Math.min(
   return out;
 }
 
-export async function timeEachAsync(
-  n: number,
-  fn: (i: number) => Promise<unknown>,
-  warm = Math.min(n, 5),
-): Promise<number[]> {
-  for (let i = 0; i < warm; i++) await fn(i);
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn(i);
-    out[i] = performance.now() - t;
-  }
-  return out;
-}
-
 /**
  * Rows per second of `fn` over `rows` cut into batches of `batch`: passes over the rows repeat until
  * `minMs` has elapsed (at least one pass), after one unmeasured warm-up pass over a prefix.
@@ -76,27 +59,4 @@ export async function rowsPerSecond<Row>(
     done += rows.length;
   } while (performance.now() - t < minMs);
   return (done / (performance.now() - t)) * 1000;
-}
-
-export interface Memory {
-  /** Resident set size, bytes. */
-  rss: number;
-  /** Resident anonymous pages (heap, typed arrays, SQLite's cache), bytes; NaN off Linux. */
-  rssAnon: number;
-  /** V8 heap in use plus array buffers, bytes. */
-  js: number;
-}
-
-export function memory(): Memory {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  let rssAnon = NaN;
-  try {
-    const status = readFileSync('/proc/self/status', 'utf8');
-    rssAnon = Number(/^RssAnon:\s+(\d+)/m.exec(status)?.[1] ?? NaN) * 1024;
-  } catch {
-    // not Linux: RssAnon is not reported
-  }
-  const m = process.memoryUsage();
-  return { rss: m.rss, rssAnon, js: m.heapUsed + m.arrayBuffers };
 }

@@ -11,7 +11,12 @@ export interface OpenTiming {
   firstMatchMs: number;
   /** Plain better-sqlite3: open, then the same first page and count. */
   baselineMs: number;
+  /** RSS with every index warm. */
   rss: number;
+  /** RSS after the plain SQLite baseline answered (before the engine opened). */
+  baselineRss: number;
+  /** RSS of the fresh process before either. */
+  startRss: number;
 }
 
 export function openTiming(db: string): Promise<OpenTiming> {

@@ -1,14 +1,15 @@
 /**
  * `prospectdb bench [--db FILE | --businesses N --prospects M] [--out DIR]`: measures match, fetch,
  * stats, autocomplete, cursors, open time and memory beside same-run baselines and writes
- * `report.md`, `report.html` (inline SVG charts) and `report.json` to DIR; progress on stderr.
+ * `report.md`, `report.html` (inline SVG charts), `report.json` and `charts/*.svg` to DIR; progress on
+ * stderr.
  * `prospectdb bench --compare A.json B.json` prints the ratio of every metric of B against A.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultCacheDir } from '../../bench/data.js';
-import { comparisonRows, toHtml, toMarkdown } from '../../bench/render.js';
+import { charts, comparisonRows, toHtml, toMarkdown } from '../../bench/render.js';
 import { advantage, compareReports, fmt, parseReport } from '../../bench/report.js';
 import { runBench } from '../../bench/run.js';
 import { textTable } from '../table.js';
@@ -18,7 +19,7 @@ const USAGE = `usage: prospectdb bench [--businesses N --prospects M | --db FILE
 
   --businesses N, --prospects M  generate a snapshot of this size (cached; default 20000 / 100000)
   --db FILE                      measure an existing database instead (opened read-only)
-  --out DIR                      where report.md, report.html and report.json go (default bench-report)
+  --out DIR                      where report.md, report.html, report.json and charts/ go (default bench-report)
   --cache DIR                    cache of generated databases (default ~/.cache/prospectdb)
   --seed S                       generator and sampling seed (default 7)
   --rows N                       exact-key rows per entity (default 20000)
@@ -129,6 +130,9 @@ export async function run(argv: string[]): Promise<number> {
   writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 2) + '\n');
   writeFileSync(join(out, 'report.md'), toMarkdown(report));
   writeFileSync(join(out, 'report.html'), toHtml(report));
+  // Each chart also as its own .svg file, for a README or a slide.
+  mkdirSync(join(out, 'charts'), { recursive: true });
+  for (const [id, , svg] of charts(report)) writeFileSync(join(out, 'charts', `${id}.svg`), svg + '\n');
   console.log(
     textTable([
       ['metric', 'prospectdb', 'baseline', 'advantage'],
