@@ -1,12 +1,12 @@
 /** A bench report as Markdown, as a self-contained HTML page with inline SVG charts, and compared. */
-import { advantage, fmt, type BenchReport, type Comparison } from './report.js';
+import { advantage, fmt, ratioText, type BenchReport, type Comparison } from './report.js';
 import { escapeXml, lineChart, ratioChart, type Series } from './svg.js';
 
 /** The report's charts: [id, title, svg]. */
 export function charts(r: BenchReport): [id: string, title: string, svg: string][] {
   const out: [string, string, string][] = [];
   const bars = r.metrics
-    .map((m) => ({ label: `${m.label} vs ${m.baseline?.name ?? ''}`, value: advantage(m) }))
+    .map((m) => ({ label: `${m.label} (vs ${m.baseline?.name ?? ''})`, value: advantage(m) }))
     .filter((b): b is { label: string; value: number } => b.value !== null);
   if (bars.length > 0)
     out.push([
@@ -82,7 +82,7 @@ function metricRows(r: BenchReport): string[][] {
       m.label,
       fmt(m.value, m.unit),
       m.baseline ? `${fmt(m.baseline.value, m.unit)} (${m.baseline.name})` : '–',
-      a === null ? '–' : `${a.toPrecision(3)}×`,
+      a === null ? '–' : ratioText(a),
     ];
   });
 }
@@ -239,7 +239,7 @@ export function comparisonRows(rows: readonly Comparison[]): string[][] {
       c.label,
       c.a === null ? '–' : fmt(c.a, c.unit),
       c.b === null ? '–' : fmt(c.b, c.unit),
-      c.ratio === null ? '–' : `${c.ratio.toPrecision(3)}×`,
+      c.ratio === null ? '–' : ratioText(c.ratio),
       c.verdict,
     ]),
   ];

@@ -88,10 +88,16 @@ export function quantiles(samples: readonly number[]): number[] {
 export function fmt(x: number, unit?: Unit): string {
   if (!Number.isFinite(x)) return '–';
   if (unit === 'share') return (x * 100).toFixed(2) + '%';
-  if (unit === 'ratio') return x.toPrecision(3) + '×';
+  if (unit === 'ratio') return ratioText(x);
   const digits = Math.abs(x) >= 100 ? 0 : Math.abs(x) >= 10 ? 1 : Math.abs(x) >= 1 ? 2 : 3;
   const s = x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   return unit === undefined ? s : `${s} ${unit}`;
+}
+
+/** A ratio as `0.659×`, `18.6×`, `9,230×` (3 significant digits, no exponent). */
+export function ratioText(x: number): string {
+  if (!Number.isFinite(x)) return '–';
+  return `${x >= 1000 ? Math.round(x).toLocaleString('en-US') : x.toPrecision(3)}×`;
 }
 
 /** ours / baseline, oriented so > 1 means ours is better. */

@@ -166,7 +166,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   metrics.push(
     {
       key: 'open.first_fetch',
-      label: 'open → first fetch answer (fresh process)',
+      label: 'open → first fetch (fresh process)',
       unit: 'ms',
       value: open.openMs + open.firstFetchMs,
       better: 'lower',
@@ -174,7 +174,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     },
     {
       key: 'open.first_match',
-      label: 'first match after open (builds the match index)',
+      label: 'first match after open (builds match indexes)',
       unit: 'ms',
       value: open.firstMatchMs,
       better: 'lower',
@@ -190,11 +190,11 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
 
   metrics.push({
     key: 'memory.rss',
-    label: 'RSS of a fresh process, every index warm (after a fetch and a match)',
+    label: 'RSS, fresh process, every index warm',
     unit: 'MB',
     value: open.rss / MB,
     better: 'lower',
-    baseline: { name: 'the same process after the plain SQLite page', value: open.baselineRss / MB },
+    baseline: { name: 'after the plain SQLite page', value: open.baselineRss / MB },
   });
 
   let t = performance.now();
@@ -210,7 +210,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     if (counts.prospects + counts.businesses > 0)
       metrics.push({
         key: 'memory.per_record',
-        label: 'RSS growth per loaded record (engine open, indexes warm)',
+        label: 'RSS growth per loaded record',
         unit: 'B',
         value: (open.rss - open.baselineRss) / (counts.prospects + counts.businesses),
         better: 'lower',
@@ -274,7 +274,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         const viaFacade = await rowsPerSecond(inputs, 50, (s) => facade(entity, s), minMs);
         metrics.push({
           key: `${metricKey}.facade`,
-          label: `${label}, engine.handle (50 per request)`,
+          label: `${label}, engine.handle`,
           unit: 'rows/s',
           value: viaFacade,
           better: 'higher',
@@ -460,7 +460,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
             metrics.push({
               ...m,
               key: `match.business.exact.vs_${o.name.toLowerCase()}`,
-              label: `${m.label} vs ${o.name}`,
+              label: m.label,
               baseline: { name: o.name, value: o.rowsPerSecond },
             });
           continue;
@@ -468,7 +468,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         const id = o.name.toLowerCase().replace(/[^a-z]/g, '');
         metrics.push({
           key: `match.business.names.vs_${id}`,
-          label: `business match, name-only mixed rows vs ${o.name} (${o.rows} rows)`,
+          label: `business names (mixed), ${o.rows} rows`,
           unit: 'rows/s',
           value: oursRate,
           better: 'higher',
@@ -477,7 +477,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         if (o.precision !== undefined && o.recall !== undefined)
           metrics.push({
             key: `quality.business.names.f1_vs_${id}`,
-            label: `business match F1, name-only mixed rows vs ${o.name}`,
+            label: 'business names (mixed), F1',
             unit: 'share',
             value: ours.overall.f1,
             better: 'higher',

@@ -3,6 +3,8 @@
  * Every chart is a standalone, well-formed SVG document fragment (`xmlns` set, text escaped).
  */
 
+import { ratioText } from './report.js';
+
 export interface Series {
   name: string;
   points: readonly (readonly [number, number])[];
@@ -134,9 +136,12 @@ export interface Bar {
  * Horizontal bars of ratios on a log scale around 1 (ours / baseline, oriented so > 1 is better):
  * bars right of the 1× line are wins, left of it losses.
  */
-export function ratioChart(title: string, bars: readonly Bar[], width = 720): string {
+export function ratioChart(title: string, bars: readonly Bar[], width = 900): string {
   const rowH = 22;
-  const m = { left: 330, right: 70, top: 34, bottom: 28 };
+  const m = { left: 470, right: 70, top: 34, bottom: 28 };
+  // About 6.2 px per character at 12 px: longer labels are cut with an ellipsis (the full one is the title).
+  const fit = (s: string) =>
+    s.length * 6.2 <= m.left - 12 ? s : `${s.slice(0, Math.floor((m.left - 12) / 6.2) - 1)}…`;
   const height = m.top + m.bottom + bars.length * rowH;
   const values = bars.map((b) => b.value).filter((v) => v > 0);
   const lo = Math.min(0.1, ...values.map((v) => 10 ** Math.floor(Math.log10(v))));
@@ -155,9 +160,9 @@ export function ratioChart(title: string, bars: readonly Bar[], width = 720): st
     const [a, z] = [Math.min(sx(1), sx(v)), Math.max(sx(1), sx(v))];
     const colour = v >= 1 ? '#1a7f37' : '#d1242f';
     body +=
-      `<text x="${m.left - 8}" y="${y + 15}" text-anchor="end">${escapeXml(b.label)}</text>` +
+      `<text x="${m.left - 8}" y="${y + 15}" text-anchor="end"><title>${escapeXml(b.label)}</title>${escapeXml(fit(b.label))}</text>` +
       `<rect x="${num(a)}" y="${y + 4}" width="${num(Math.max(z - a, 1))}" height="${rowH - 8}" fill="${colour}"/>` +
-      `<text x="${num(z + 4)}" y="${y + 15}" fill="#57606a">${escapeXml(b.value.toPrecision(3))}×</text>`;
+      `<text x="${num(z + 4)}" y="${y + 15}" fill="#57606a">${escapeXml(ratioText(b.value))}</text>`;
   });
   return frame(width, height, title, body);
 }

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultCacheDir } from '../../bench/data.js';
 import { charts, comparisonRows, toHtml, toMarkdown } from '../../bench/render.js';
-import { advantage, compareReports, fmt, parseReport } from '../../bench/report.js';
+import { advantage, compareReports, fmt, parseReport, ratioText } from '../../bench/report.js';
 import { runBench } from '../../bench/run.js';
 import { textTable } from '../table.js';
 
@@ -142,7 +142,7 @@ export async function run(argv: string[]): Promise<number> {
           m.label,
           fmt(m.value, m.unit),
           m.baseline ? fmt(m.baseline.value, m.unit) : '–',
-          a === null ? '–' : `${a.toPrecision(3)}×`,
+          a === null ? '–' : ratioText(a),
         ];
       }),
     ]),
