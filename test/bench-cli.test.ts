@@ -241,5 +241,8 @@ describe('prospectdb bench', () => {
     expect((await cli(['--businesses', 'ten'])).code).toBe(2);
     expect((await cli(['--db', 'x.db', '--businesses', '10'])).code).toBe(2);
     expect((await cli(['--compare', 'a.json'])).code).toBe(2);
+    const missing = await cli(['--db', join(dir, 'nope.db')]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('nope.db: no such file');
   });
 });

@@ -5,7 +5,7 @@
  * stderr.
  * `prospectdb bench --compare A.json B.json` prints the ratio of every metric of B against A.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultCacheDir } from '../../bench/data.js';
@@ -100,6 +100,10 @@ export async function run(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  if (values.db !== undefined && !existsSync(values.db)) {
+    console.error(`prospectdb: ${values.db}: no such file`);
+    return 1;
+  }
   let options;
   try {
     options = {
@@ -125,6 +129,7 @@ export async function run(argv: string[]): Promise<number> {
     command: commandLine(argv),
     log,
   });
+  for (const note of report.notes) log(`note: ${note}`);
   const out = resolve(values.out);
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 2) + '\n');
