@@ -24,3 +24,12 @@ export {
   ProspectRecord,
 } from './schemas/records.js';
 export * as enums from './schemas/enums.js';
+export { evaluateMatches } from './core/match/evaluate.js';
+export type {
+  CurvePoint,
+  EvaluatedEntity,
+  EvaluatedRow,
+  Evaluation,
+  EvaluateOptions,
+  Scores,
+} from './core/match/evaluate.js';

@@ -33,6 +33,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'ingest events (webhook deliveries follow)',
     load: () => import('./commands/events.js'),
   },
+  bench: {
+    summary: 'measure this machine beside same-run baselines; report in Markdown, HTML and JSON',
+    load: () => import('./commands/bench.js'),
+  },
   demo: {
     summary: 'serve the demo snapshot with a demo account (npm start)',
     load: () => import('./commands/demo.js'),

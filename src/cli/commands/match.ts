@@ -12,10 +12,11 @@ import { openEngine } from '../../engine.js';
 import { progress } from '../progress.js';
 
 const USAGE =
-  'usage: prospectdb match --db FILE (--businesses|--prospects) INPUT.{jsonl,csv}[.gz] [--explain] [--alternatives K]';
+  'usage: prospectdb match --db FILE (--businesses|--prospects) INPUT.{jsonl,csv}[.gz] [--explain] [--alternatives K]\n' +
+  '       prospectdb match --db FILE (--businesses|--prospects) INPUT --truth COLUMN [--errors OUT.jsonl] [--json]';
 
 /** Raw byte chunks of a file (gunzipped when it ends in .gz), counting the bytes read on disk. */
-async function* chunksOf(path: string, onBytes: (n: number) => void): AsyncGenerator<string> {
+export async function* chunksOf(path: string, onBytes: (n: number) => void): AsyncGenerator<string> {
   const file = createReadStream(path);
   file.on('data', (b) => onBytes((b as Buffer).length));
   const source = path.endsWith('.gz') ? file.pipe(createGunzip()) : file;
@@ -24,7 +25,7 @@ async function* chunksOf(path: string, onBytes: (n: number) => void): AsyncGener
 }
 
 /** One JSON object per non-blank line. */
-async function* jsonlRows(chunks: AsyncIterable<string>): AsyncGenerator<Record<string, unknown>> {
+export async function* jsonlRows(chunks: AsyncIterable<string>): AsyncGenerator<Record<string, unknown>> {
   let rest = '';
   let line = 0;
   const parse = (text: string) => {
@@ -105,6 +106,9 @@ export async function* csvRows(chunks: AsyncIterable<string>): AsyncGenerator<Re
 }
 
 export async function run(argv: string[]): Promise<number> {
+  // Evaluation against a labelled column is its own path (match-truth.ts): it reads the whole file.
+  if (argv.some((a) => a === '--truth' || a.startsWith('--truth=')))
+    return (await import('./match-truth.js')).run(argv);
   const { values } = parseArgs({
     args: argv,
     options: {
