@@ -43,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => engine?.close());
 
 const seniority = (p: Json): number => {
-  const levels = [p.job_level, ...((p.job_level_array as string[] | null) ?? [])].filter(Boolean);
+  const levels = [p.job_level_main ?? p.job_level, ...((p.job_level_array as string[] | null) ?? [])].filter(Boolean);
   const ranks = levels.map((l) => SENIORITY.indexOf(String(l).toLowerCase() as never)).filter((r) => r >= 0);
   return ranks.length ? Math.min(...ranks) : SENIORITY.length;
 };
