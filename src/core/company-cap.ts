@@ -8,12 +8,15 @@
  * order (snapshot order), offset pages, cursors and `total_results` all work on it unchanged: a cursor
  * walk and an offset walk give the same sequence.
  *
- * Cost: the cap visits min(|matching set|, rows of the businesses holding more than N prospects) rows.
- * With a small matching set it counts the matching rows per business and re-ranks only the businesses
- * that overflow; with a large one it walks the overflowing businesses' ranked lists directly.
+ * Cost. A small matching set: count its rows per business and re-rank only the businesses that
+ * overflow (one visit per matching row). A large one: per N, two bitsets are kept (built once): `keep`,
+ * the first N ranked prospects of every business holding more than N, and `excess`, the rest of those
+ * businesses. Removing `excess` from the set is the answer for every business whose `keep` rows all
+ * match; only the businesses missing one of them (found from `keep & ~set`, word by word) are re-ranked,
+ * and the rows they promote are put back. For the unfiltered set that is a few word operations per 32 rows.
  */
 import type { Engine } from '../engine.js';
-import { popcount32, type Bitset } from '../indexes/bitset.js';
+import { Bitset, popcount32 } from '../indexes/bitset.js';
 import { prospectIndex } from '../indexes/prospects.js';
 
 /** Most senior first. Job levels not listed here (none today) rank with "no level". */
@@ -46,8 +49,12 @@ interface CompanyRanking {
   /** Businesses holding ≥ 2 prospects, largest first, and the running sum of their sizes. */
   bySize: Uint32Array;
   rowsUpTo: Float64Array;
+  /** Position of each prospect in its business's ranking (saturating at 255; N ≤ 100). */
+  position: Uint8Array;
   /** Saturating per-business counters, zero between requests. */
   counts: Uint8Array;
+  /** `keep` / `excess` bitsets per N (built on first use, a few N kept). */
+  tiers: Map<number, { keep: Bitset; excess: Bitset }>;
 }
 
 function ranking(engine: Engine): CompanyRanking {
@@ -95,9 +102,12 @@ function ranking(engine: Engine): CompanyRanking {
     }
     const fill = start.slice(0, businesses);
     const ranked = new Uint32Array(ids.length);
+    const position = new Uint8Array(size);
     for (let i = 0; i < byRank.length; i++) {
       const row = byRank[i]!;
-      ranked[fill[businessOf[row]!]!++] = row;
+      const b = businessOf[row]!;
+      position[row] = Math.min(fill[b]! - start[b]!, 255);
+      ranked[fill[b]!++] = row;
     }
     const big: number[] = [];
     for (let b = 0; b < businesses; b++) if (start[b + 1]! - start[b]! >= 2) big.push(b);
@@ -108,7 +118,16 @@ function ranking(engine: Engine): CompanyRanking {
       const b = bySize[i]!;
       rowsUpTo[i + 1] = rowsUpTo[i]! + start[b + 1]! - start[b]!;
     }
-    return { businessOf, start, ranked, bySize, rowsUpTo, counts: new Uint8Array(businesses) };
+    return {
+      businessOf,
+      start,
+      ranked,
+      bySize,
+      rowsUpTo,
+      position,
+      counts: new Uint8Array(businesses),
+      tiers: new Map(),
+    };
   });
 }
 
@@ -138,6 +157,24 @@ function keepFirst(set: Bitset, r: CompanyRanking, b: number, n: number): void {
   }
 }
 
+const TIERS_KEPT = 8;
+
+function tiers(r: CompanyRanking, n: number, heavy: number, size: number) {
+  let t = r.tiers.get(n);
+  if (t) return t;
+  t = { keep: new Bitset(size), excess: new Bitset(size) };
+  for (let k = 0; k < heavy; k++) {
+    const b = r.bySize[k]!;
+    for (let i = r.start[b]!; i < r.start[b + 1]!; i++) {
+      const row = r.ranked[i]!;
+      (i - r.start[b]! < n ? t.keep : t.excess).add(row);
+    }
+  }
+  if (r.tiers.size >= TIERS_KEPT) r.tiers.delete(r.tiers.keys().next().value!);
+  r.tiers.set(n, t);
+  return t;
+}
+
 /** Applies `max_per_company = n` to a matching set of prospect rowids, in place. */
 export function capPerCompany(engine: Engine, set: Bitset, n: number): void {
   const r = ranking(engine);
@@ -146,12 +183,14 @@ export function capPerCompany(engine: Engine, set: Bitset, n: number): void {
   const w = set.words;
   let matching = 0;
   for (let i = 0; i < w.length; i++) if (w[i] !== 0) matching += popcount32(w[i]!);
-  if (matching >= r.rowsUpTo[heavy]!) {
-    // Dense set: walk every business that could overflow.
-    for (let k = 0; k < heavy; k++) keepFirst(set, r, r.bySize[k]!, n);
-    return;
-  }
-  // Sparse set: count matches per business (saturating at n + 1), re-rank only those that overflow.
+  // A set smaller than a tenth of the overflowing businesses' rows is cheaper to count row by row.
+  if (matching * 10 < r.rowsUpTo[heavy]!) sparse(set, r, n);
+  else dense(set, r, n, tiers(r, n, heavy, w.length << 5));
+}
+
+function sparse(set: Bitset, r: CompanyRanking, n: number): void {
+  // Count matches per business (saturating at n + 1), re-rank only those that overflow.
+  const w = set.words;
   const { counts, businessOf } = r;
   const over: number[] = [];
   const touched: number[] = [];
@@ -172,4 +211,38 @@ export function capPerCompany(engine: Engine, set: Bitset, n: number): void {
   }
   for (const b of touched) counts[b] = 0;
   for (const b of over) keepFirst(set, r, b, n);
+}
+
+function dense(set: Bitset, r: CompanyRanking, n: number, t: { keep: Bitset; excess: Bitset }): void {
+  const w = set.words;
+  const keep = t.keep.words;
+  const excess = t.excess.words;
+  const { counts, businessOf, position } = r;
+  // Businesses missing one of their first N: their kept rows are found by walking their ranking.
+  const short: number[] = [];
+  for (let i = 0; i < w.length; i++) {
+    let word = (keep[i] ?? 0) & ~w[i]!;
+    while (word !== 0) {
+      const bit = word & -word;
+      word ^= bit;
+      const b = businessOf[(i << 5) + (31 - Math.clz32(bit))]!;
+      if (counts[b] === 0) {
+        counts[b] = 1;
+        short.push(b);
+      }
+    }
+  }
+  const promoted: number[] = [];
+  for (const b of short) {
+    counts[b] = 0;
+    let kept = 0;
+    for (let i = r.start[b]!; i < r.start[b + 1]! && kept < n; i++) {
+      const row = r.ranked[i]!;
+      if ((w[row >>> 5]! & (1 << (row & 31))) === 0) continue;
+      kept++;
+      if (position[row]! >= n) promoted.push(row);
+    }
+  }
+  for (let i = 0; i < w.length; i++) w[i]! &= ~(excess[i] ?? 0);
+  for (const row of promoted) w[row >>> 5]! |= 1 << (row & 31);
 }
