@@ -99,6 +99,9 @@ async function writeParquet(records: AsyncIterable<Record<string, unknown>>, opt
     writer: fileWriter(options.out),
     schema: schemaOf(columns),
     createdBy: 'prospectdb export',
+    // Min/max statistics doubled the encoding time (measured at 20k full prospect records); readers
+    // (DuckDB, pandas) do not need them to read the whole file.
+    statistics: false,
   });
   let data: unknown[][] = columns.map(() => []);
   let buffered = 0;
