@@ -3,11 +3,13 @@
  * and DuckDB (@duckdb/node-api, the same rows copied in), same requests, same run.
  *
  *   node --expose-gc --import tsx bench/search.bench.ts [--prospects 200000] [--requests 200] [--passes 3]
+ *     [--only max_per_company]
  *
  * Workloads: 200 random prospect requests of 2–5 filters (columns all three engines hold exactly):
  * fetch page 1 (page_size 100, with total_results), stats; autocomplete on job_title, company_name and
  * city_region_country with 1–4 character prefixes (plus a one-typo variant for ours); a cursor walk to
- * page 500 vs page 1; resident memory per loaded prospect. The database is cached under bench/.data/.
+ * page 500 vs page 1; resident memory per loaded prospect; fetch with `max_per_company` beside the same
+ * request without it. The database is cached under bench/.data/.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +33,8 @@ const { values: args } = parseArgs({
     prospects: { type: 'string', default: '200000' },
     requests: { type: 'string', default: '200' },
     passes: { type: 'string', default: '3' },
+    /** `max_per_company`: run only that workload (no baseline copies, no DuckDB). */
+    only: { type: 'string' },
   },
 });
 const N = Number(args.prospects);
@@ -301,6 +305,54 @@ const body = (filters: Filters): ProspectsFetchRequestV1 => ({
   page: 1,
   filters,
 });
+
+// max_per_company: each request with a cap of 1 and of 3 beside the same request without it, interleaved
+// (request i uncapped, then capped), so both see the same machine. Also the unfiltered request, where
+// the cap has to look at every business that holds more than N prospects (the worst case).
+{
+  for (const w of work.slice(0, 20)) fetchProspects(engine, { ...body(w.filters), max_per_company: 1 }, 1);
+  const capRows: Record<string, string>[] = [];
+  const pair = (label: string, n: number, filters: (i: number) => Filters, count: number) => {
+    const plain: number[] = [];
+    const capped: number[] = [];
+    let kept = 0;
+    let matched = 0;
+    // Cursor mode, so `total_results` is the true count (offset mode caps it at 60,000).
+    const first = (i: number) => ({
+      mode: 'full' as const,
+      page_size: 100,
+      next_cursor: null,
+      filters: filters(i),
+    });
+    for (let i = 0; i < count; i++) {
+      plain.push(...timeSync(1, () => (matched += fetchProspects(engine, first(i), 1).total_results)));
+      capped.push(
+        ...timeSync(1, () => {
+          kept += fetchProspects(engine, { ...first(i), max_per_company: n }, 1).total_results;
+        }),
+      );
+    }
+    const a = percentiles(plain);
+    const b = percentiles(capped);
+    capRows.push({
+      workload: `${label}, max_per_company ${n}`,
+      'capped p50 ms': b.p50.toFixed(3),
+      'capped p99 ms': b.p99.toFixed(3),
+      'same request without p50': a.p50.toFixed(3),
+      'same request without p99': a.p99.toFixed(3),
+      'p99 ratio': `${(b.p99 / a.p99).toFixed(2)}×`,
+      'records kept': `${((100 * kept) / Math.max(matched, 1)).toFixed(0)}%`,
+      goal: 'p99 ≤ 2×',
+    });
+  };
+  for (const n of [1, 3]) pair('fetch page 1, 2–5 random filters', n, (i) => work[i]!.filters, work.length);
+  for (const n of [1, 3]) pair('fetch page 1, no filter', n, () => ({}) as Filters, 50);
+  console.table(capRows);
+  if (args.only === 'max_per_company') {
+    engine.close();
+    process.exit(0);
+  }
+}
 
 // The baselines hold the same rows as the filters see: the 17 columns the random requests read, copied
 // out of the engine's file once (cached beside it). SQLite gets a narrow table with an index on every

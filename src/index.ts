@@ -10,6 +10,10 @@
  */
 export { openEngine } from './engine.js';
 export { buildIndexes, warmEngine } from './indexes/warm.js';
+export { exportBusinesses, exportProspects, type RecordExport } from './core/export.js';
+export type { BusinessesExportRequest, ProspectsExportRequest } from './schemas/export.js';
+export { exportColumns, type Column, type ColumnKind, type ExportEntity } from './export/columns.js';
+export { EXPORT_FORMATS, writeExport, type ExportFormat, type WriteOptions } from './export/write.js';
 export type { Engine, EngineCounts, EngineInfo, EngineOptions } from './engine.js';
 export { EngineError, ERROR_CODES, isEngineError } from './errors.js';
 export type { ErrorCode, ValidationIssue } from './errors.js';

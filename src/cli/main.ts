@@ -23,6 +23,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'send one request to the facade without a socket',
     load: () => import('./commands/request.js'),
   },
+  export: {
+    summary: 'export every matching record to JSON Lines, CSV or Parquet',
+    load: () => import('./commands/export.js'),
+  },
   keys: { summary: 'create, list and revoke API keys', load: () => import('./commands/keys.js') },
   credits: { summary: 'grant credits to an account', load: () => import('./commands/credits.js') },
   mcp: {

@@ -39,15 +39,19 @@ export function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The scope of a walk: same entity, version, mode and (normalised) filters ⇒ same hash. */
+/**
+ * The scope of a walk: same entity, version, mode, (normalised) filters and `max_per_company` ⇒ same
+ * hash (an absent cap leaves the hash of older cursors unchanged).
+ */
 export function cursorScope(
   entity: CursorEntity,
   version: 1 | 2,
   mode: string,
   filters: unknown,
+  maxPerCompany?: number | null,
 ): CursorScope {
   const filterHash = createHash('sha256')
-    .update(canonical({ entity, version, mode, filters: filters ?? {} }))
+    .update(canonical({ entity, version, mode, filters: filters ?? {}, max_per_company: maxPerCompany }))
     .digest('base64url')
     .slice(0, 22);
   return { entity, filterHash };

@@ -7,6 +7,8 @@
  * every v2 fetch): `total_results` is the true count; `next_cursor` is null on the last page. A cursor
  * of `null`, `""` or the string `"null"` (the docs' wording) starts a walk. Excluded ids are removed
  * from the set before counting; the cursor does not bind `exclude` (it may change between pages).
+ * `max_per_company` (prospects) caps the set per business after `exclude` (`company-cap.ts`), so
+ * `total_results`, offset pages and cursors all see the capped set.
  */
 import type { Engine } from '../engine.js';
 import { EngineError } from '../errors.js';
@@ -14,6 +16,7 @@ import { cardinality, select, take, type Bitset } from '../indexes/bitset.js';
 import { release } from '../indexes/scratch.js';
 import type { BusinessesFetchRequest, ProspectsFetchRequest } from '../schemas/search.js';
 import { MAX_SIZE } from '../schemas/search.js';
+import { capPerCompany } from './company-cap.js';
 import { cursorScope, decodeCursor, encodeCursor, type CursorEntity } from './cursor.js';
 import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
 import { businessRecords, prospectRecords, type FetchMode } from './records.js';
@@ -38,6 +41,7 @@ interface Common {
   next_cursor?: string | null;
   size?: number | null;
   page?: number | null;
+  max_per_company?: number | null;
 }
 
 /** The rowids of one page plus the page metadata (records are built by the caller). */
@@ -55,7 +59,7 @@ export function planPage(
 ): PagePlan {
   const cursorMode = version === 2 || 'next_cursor' in request;
   if (cursorMode) {
-    const scope = cursorScope(entity, version, request.mode, request.filters);
+    const scope = cursorScope(entity, version, request.mode, request.filters, request.max_per_company);
     let after = 0;
     const token = request.next_cursor;
     if (token && token !== 'null') {
@@ -113,6 +117,8 @@ function pageOf<T>(
 ): FetchResult<T> {
   try {
     if (request.exclude?.length) excludeRows(set, rowids(engine, request.exclude));
+    // After `exclude`: an excluded prospect leaves its place to the next one of its company.
+    if (request.max_per_company) capPerCompany(engine, set, request.max_per_company);
     const plan = planPage(engine, set, request, entity, version);
     return respond(plan, records(engine, plan.rows, request.mode));
   } finally {

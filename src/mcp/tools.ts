@@ -189,6 +189,7 @@ export const TOOLS: readonly ToolDef[] = [
       'company_country_code, company_region_country_code, company_size, company_revenue, company_age, company_number_of_locations, company_name, ' +
       'google_category | linkedin_category | naics_category, skills, interests, total_experience_months, current_role_months {gte, lte}, has_website, ' +
       `is_public_company, business_id (≤ 10000 ids), prospect_id). ${FILTER_HINTS} ${PAGINATION} \`exclude\` drops up to 1000 prospect ids. ` +
+      '`max_per_company` (1–100) keeps at most N prospects per business, the most senior job level first. ' +
       'Records carry no contact details: use enrich_prospects with contact_information. Same as POST /v1/prospects.',
     schema: ProspectsFetchRequestV1,
     request: post('/v1/prospects'),

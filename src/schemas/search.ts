@@ -13,6 +13,7 @@ export const MAX_SIZE = 60_000;
 export const MAX_PAGE_SIZE = 500;
 export const MAX_CURSOR_PAGE_SIZE = 100;
 export const MAX_EXCLUDE = 1_000;
+export const MAX_PER_COMPANY = 100;
 
 const RequestContext = FreeObject.nullish();
 const Mode = anyCase(FETCH_MODES);
@@ -26,10 +27,9 @@ const lowerHex = (n: number) =>
 const Exclude = (n: number) => list(lowerHex(n), MAX_EXCLUDE).nullish();
 const Cursor = z.string().max(LIMITS.cursor).nullable().optional();
 
-function v1Rules(
-  req: { size?: number | null; page_size: number; next_cursor?: string | null },
-  ctx: z.RefinementCtx,
-) {
+type Paging = { size?: number | null; page_size: number; next_cursor?: string | null };
+
+function v1Rules(req: Paging, ctx: z.RefinementCtx) {
   const size = req.size ?? MAX_SIZE;
   if (size < req.page_size) {
     ctx.addIssue({
@@ -56,9 +56,17 @@ function cursorPageSize(req: { page_size: number }, ctx: z.RefinementCtx) {
   }
 }
 
-function v1Fetch<F extends z.ZodType>(filters: F, idLength: number) {
+/** Prospect fetch only: at most N prospects per business (`core/company-cap.ts` states the rule). */
+const MaxPerCompany = { max_per_company: z.number().int().min(1).max(MAX_PER_COMPANY).nullish() };
+
+function v1Fetch<F extends z.ZodType, X extends z.ZodRawShape = Record<never, never>>(
+  filters: F,
+  idLength: number,
+  extra?: X,
+) {
   return z
     .strictObject({
+      ...(extra as X),
       mode: Mode,
       size: z.number().int().min(1).max(MAX_SIZE).nullish(),
       page_size: PageSize,
@@ -68,12 +76,17 @@ function v1Fetch<F extends z.ZodType>(filters: F, idLength: number) {
       next_cursor: Cursor,
       request_context: RequestContext,
     })
-    .superRefine(v1Rules);
+    .superRefine((req, ctx) => v1Rules(req as Paging, ctx));
 }
 
-function v2Fetch<F extends z.ZodType>(filters: F, idLength: number) {
+function v2Fetch<F extends z.ZodType, X extends z.ZodRawShape = Record<never, never>>(
+  filters: F,
+  idLength: number,
+  extra?: X,
+) {
   return z
     .strictObject({
+      ...(extra as X),
       mode: Mode,
       page_size: PageSize,
       exclude: Exclude(idLength),
@@ -81,13 +94,13 @@ function v2Fetch<F extends z.ZodType>(filters: F, idLength: number) {
       next_cursor: Cursor,
       request_context: RequestContext,
     })
-    .superRefine(cursorPageSize);
+    .superRefine((req, ctx) => cursorPageSize(req as Paging, ctx));
 }
 
 export const BusinessesFetchRequestV1 = v1Fetch(BusinessFilters, 32);
 export const BusinessesFetchRequestV2 = v2Fetch(BusinessFilters, 32);
-export const ProspectsFetchRequestV1 = v1Fetch(ProspectFilters, 40);
-export const ProspectsFetchRequestV2 = v2Fetch(ProspectFiltersV2, 40);
+export const ProspectsFetchRequestV1 = v1Fetch(ProspectFilters, 40, MaxPerCompany);
+export const ProspectsFetchRequestV2 = v2Fetch(ProspectFiltersV2, 40, MaxPerCompany);
 
 export type BusinessesFetchRequestV1 = z.output<typeof BusinessesFetchRequestV1>;
 export type BusinessesFetchRequestV2 = z.output<typeof BusinessesFetchRequestV2>;

@@ -1,0 +1,248 @@
+/**
+ * `max_per_company`: at most N prospects per `business_id` in a fetch result.
+ *
+ * The rule that picks the kept ones: inside each business, prospects are ranked by their most senior job
+ * level (the main `job_level` or any value of `job_level_array`, in the order of `SENIORITY`; no level
+ * ranks last), then by snapshot order; the first N of that ranking among the matching prospects are
+ * kept. Prospects without a business are never capped. The capped set is an ordinary bitset, so the page
+ * order (snapshot order), offset pages, cursors and `total_results` all work on it unchanged: a cursor
+ * walk and an offset walk give the same sequence.
+ *
+ * Cost. A small matching set: count its rows per business and re-rank only the businesses that
+ * overflow (one visit per matching row). A large one: per N, two bitsets are kept (built once): `keep`,
+ * the first N ranked prospects of every business holding more than N, and `excess`, the rest of those
+ * businesses. Removing `excess` from the set is the answer for every business whose `keep` rows all
+ * match; only the businesses missing one of them (found from `keep & ~set`, word by word) are re-ranked,
+ * and the rows they promote are put back. For the unfiltered set that is a few word operations per 32 rows.
+ */
+import type { Engine } from '../engine.js';
+import { Bitset, popcount32 } from '../indexes/bitset.js';
+import { prospectIndex } from '../indexes/prospects.js';
+
+/** Most senior first. Job levels not listed here (none today) rank with "no level". */
+export const SENIORITY = [
+  'owner',
+  'founder',
+  'c-suite',
+  'president',
+  'partner',
+  'vice president',
+  'board member',
+  'director',
+  'senior manager',
+  'manager',
+  'advisor',
+  'senior non-managerial',
+  'non-managerial',
+  'freelancer',
+  'junior',
+  'training',
+  'unpaid',
+] as const;
+
+interface CompanyRanking {
+  /** Business rowid of each prospect rowid, -1 when it has none. */
+  businessOf: Int32Array;
+  /** Prospects of business b, ranked by the rule: `ranked[start[b] .. start[b + 1])`. */
+  start: Uint32Array;
+  ranked: Uint32Array;
+  /** Businesses holding ≥ 2 prospects, largest first, and the running sum of their sizes. */
+  bySize: Uint32Array;
+  rowsUpTo: Float64Array;
+  /** Position of each prospect in its business's ranking (saturating at 255; N ≤ 100). */
+  position: Uint8Array;
+  /** Saturating per-business counters, zero between requests. */
+  counts: Uint8Array;
+  /** `keep` / `excess` bitsets per N (built on first use, a few N kept). */
+  tiers: Map<number, { keep: Bitset; excess: Bitset }>;
+}
+
+function ranking(engine: Engine): CompanyRanking {
+  return engine.cached('search.companyRanking', (e) => {
+    const index = prospectIndex(e);
+    const { start, ids } = index.byBusiness;
+    const businesses = start.length - 1;
+    const size = index.size;
+    const businessOf = new Int32Array(size).fill(-1);
+    for (let b = 0; b < businesses; b++) {
+      for (let i = start[b]!; i < start[b + 1]!; i++) businessOf[ids[i]!] = b;
+    }
+    // Seniority rank per row: the best of its levels (the facet holds main and array levels alike).
+    const none = SENIORITY.length;
+    const rank = new Uint8Array(size).fill(none);
+    const levels = index.facets.jobLevel;
+    SENIORITY.forEach((level, r) => {
+      const id = levels.keys.get(level);
+      if (id === undefined) return;
+      const posting = levels.postings[id]!;
+      const mark = (row: number) => {
+        if (r < rank[row]!) rank[row] = r;
+      };
+      if (posting instanceof Uint32Array) posting.forEach(mark);
+      else {
+        const w = posting.words;
+        for (let i = 0; i < w.length; i++) {
+          let word = w[i]!;
+          while (word !== 0) {
+            const t = word & -word;
+            mark((i << 5) + (31 - Math.clz32(t)));
+            word ^= t;
+          }
+        }
+      }
+    });
+    // Counting sort by rank (stable: rows ascending inside a rank), then distribute into the business
+    // groups in that order, so each group comes out ranked by (seniority, snapshot order).
+    const perRank = new Uint32Array(none + 2);
+    for (let i = 0; i < ids.length; i++) perRank[rank[ids[i]!]! + 1]!++;
+    for (let r = 1; r < perRank.length; r++) perRank[r]! += perRank[r - 1]!;
+    const byRank = new Uint32Array(ids.length);
+    for (let row = 0; row < size; row++) {
+      if (businessOf[row]! >= 0) byRank[perRank[rank[row]!]!++] = row;
+    }
+    const fill = start.slice(0, businesses);
+    const ranked = new Uint32Array(ids.length);
+    const position = new Uint8Array(size);
+    for (let i = 0; i < byRank.length; i++) {
+      const row = byRank[i]!;
+      const b = businessOf[row]!;
+      position[row] = Math.min(fill[b]! - start[b]!, 255);
+      ranked[fill[b]!++] = row;
+    }
+    const big: number[] = [];
+    for (let b = 0; b < businesses; b++) if (start[b + 1]! - start[b]! >= 2) big.push(b);
+    big.sort((a, b) => start[b + 1]! - start[b]! - (start[a + 1]! - start[a]!) || a - b);
+    const bySize = Uint32Array.from(big);
+    const rowsUpTo = new Float64Array(bySize.length + 1);
+    for (let i = 0; i < bySize.length; i++) {
+      const b = bySize[i]!;
+      rowsUpTo[i + 1] = rowsUpTo[i]! + start[b + 1]! - start[b]!;
+    }
+    return {
+      businessOf,
+      start,
+      ranked,
+      bySize,
+      rowsUpTo,
+      position,
+      counts: new Uint8Array(businesses),
+      tiers: new Map(),
+    };
+  });
+}
+
+/** Number of businesses holding more than `n` prospects (a prefix of `bySize`). */
+function overflowing(r: CompanyRanking, n: number): number {
+  let lo = 0;
+  let hi = r.bySize.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const b = r.bySize[mid]!;
+    if (r.start[b + 1]! - r.start[b]! > n) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Keeps, in `set`, the first `n` matching prospects of each business by the rule (in place). */
+function keepFirst(set: Bitset, r: CompanyRanking, b: number, n: number): void {
+  const w = set.words;
+  let kept = 0;
+  for (let i = r.start[b]!; i < r.start[b + 1]!; i++) {
+    const row = r.ranked[i]!;
+    const bit = 1 << (row & 31);
+    if ((w[row >>> 5]! & bit) === 0) continue;
+    if (kept < n) kept++;
+    else w[row >>> 5]! &= ~bit;
+  }
+}
+
+const TIERS_KEPT = 8;
+
+function tiers(r: CompanyRanking, n: number, heavy: number, size: number) {
+  let t = r.tiers.get(n);
+  if (t) return t;
+  t = { keep: new Bitset(size), excess: new Bitset(size) };
+  for (let k = 0; k < heavy; k++) {
+    const b = r.bySize[k]!;
+    for (let i = r.start[b]!; i < r.start[b + 1]!; i++) {
+      const row = r.ranked[i]!;
+      (i - r.start[b]! < n ? t.keep : t.excess).add(row);
+    }
+  }
+  if (r.tiers.size >= TIERS_KEPT) r.tiers.delete(r.tiers.keys().next().value!);
+  r.tiers.set(n, t);
+  return t;
+}
+
+/** Applies `max_per_company = n` to a matching set of prospect rowids, in place. */
+export function capPerCompany(engine: Engine, set: Bitset, n: number): void {
+  const r = ranking(engine);
+  const heavy = overflowing(r, n);
+  if (heavy === 0) return;
+  const w = set.words;
+  let matching = 0;
+  for (let i = 0; i < w.length; i++) if (w[i] !== 0) matching += popcount32(w[i]!);
+  // A set smaller than a tenth of the overflowing businesses' rows is cheaper to count row by row.
+  if (matching * 10 < r.rowsUpTo[heavy]!) sparse(set, r, n);
+  else dense(set, r, n, tiers(r, n, heavy, w.length << 5));
+}
+
+function sparse(set: Bitset, r: CompanyRanking, n: number): void {
+  // Count matches per business (saturating at n + 1), re-rank only those that overflow.
+  const w = set.words;
+  const { counts, businessOf } = r;
+  const over: number[] = [];
+  const touched: number[] = [];
+  for (let i = 0; i < w.length; i++) {
+    let word = w[i]!;
+    while (word !== 0) {
+      const t = word & -word;
+      word ^= t;
+      const b = businessOf[(i << 5) + (31 - Math.clz32(t))]!;
+      if (b < 0) continue;
+      const c = counts[b]!;
+      if (c === 0) touched.push(b);
+      if (c <= n) {
+        counts[b] = c + 1;
+        if (c === n) over.push(b);
+      }
+    }
+  }
+  for (const b of touched) counts[b] = 0;
+  for (const b of over) keepFirst(set, r, b, n);
+}
+
+function dense(set: Bitset, r: CompanyRanking, n: number, t: { keep: Bitset; excess: Bitset }): void {
+  const w = set.words;
+  const keep = t.keep.words;
+  const excess = t.excess.words;
+  const { counts, businessOf, position } = r;
+  // Businesses missing one of their first N: their kept rows are found by walking their ranking.
+  const short: number[] = [];
+  for (let i = 0; i < w.length; i++) {
+    let word = (keep[i] ?? 0) & ~w[i]!;
+    while (word !== 0) {
+      const bit = word & -word;
+      word ^= bit;
+      const b = businessOf[(i << 5) + (31 - Math.clz32(bit))]!;
+      if (counts[b] === 0) {
+        counts[b] = 1;
+        short.push(b);
+      }
+    }
+  }
+  const promoted: number[] = [];
+  for (const b of short) {
+    counts[b] = 0;
+    let kept = 0;
+    for (let i = r.start[b]!; i < r.start[b + 1]! && kept < n; i++) {
+      const row = r.ranked[i]!;
+      if ((w[row >>> 5]! & (1 << (row & 31))) === 0) continue;
+      kept++;
+      if (position[row]! >= n) promoted.push(row);
+    }
+  }
+  for (let i = 0; i < w.length; i++) w[i]! &= ~(excess[i] ?? 0);
+  for (const row of promoted) w[row >>> 5]! |= 1 << (row & 31);
+}

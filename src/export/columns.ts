@@ -1,0 +1,72 @@
+/**
+ * The typed columns of exported records (CSV header order, Parquet schema), in wire-record order. A
+ * preview export keeps the preview keys. `list` columns are lists of strings (Parquet LIST, a JSON array
+ * in CSV), `json` columns nested objects (Parquet JSON, JSON text in CSV).
+ */
+import { BUSINESS_PREVIEW_KEYS, PROSPECT_PREVIEW_KEYS, type FetchMode } from '../store/wire.js';
+
+export type ColumnKind = 'string' | 'int' | 'list' | 'json';
+export interface Column {
+  name: string;
+  kind: ColumnKind;
+}
+export type ExportEntity = 'prospects' | 'businesses';
+
+const PROSPECT: [string, ColumnKind][] = [
+  ['prospect_id', 'string'],
+  ['professional_email_hashed', 'string'],
+  ['first_name', 'string'],
+  ['last_name', 'string'],
+  ['full_name', 'string'],
+  ['country_name', 'string'],
+  ['region_name', 'string'],
+  ['city', 'string'],
+  ['linkedin', 'string'],
+  ['linkedin_url_array', 'list'],
+  ['experience', 'list'],
+  ['skills', 'list'],
+  ['interests', 'list'],
+  ['company_name', 'string'],
+  ['company_website', 'string'],
+  ['company_linkedin', 'string'],
+  ['job_department', 'string'],
+  ['job_department_array', 'list'],
+  ['job_department_main', 'string'],
+  ['job_seniority_level', 'list'],
+  ['job_level_array', 'list'],
+  ['job_level_main', 'string'],
+  ['job_title', 'string'],
+  ['business_id', 'string'],
+];
+
+const BUSINESS: [string, ColumnKind][] = [
+  ['business_id', 'string'],
+  ['name', 'string'],
+  ['domain', 'string'],
+  ['logo', 'string'],
+  ['website', 'string'],
+  ['country_name', 'string'],
+  ['region', 'string'],
+  ['city_name', 'string'],
+  ['number_of_employees_range', 'string'],
+  ['yearly_revenue_range', 'string'],
+  ['naics', 'int'],
+  ['naics_description', 'string'],
+  ['business_description', 'string'],
+  ['sic_code', 'string'],
+  ['sic_code_description', 'string'],
+  ['business_intent_topics', 'json'],
+  ['events', 'list'],
+  ['linkedin_profile', 'string'],
+  ['google_category', 'list'],
+  ['linkedin_category', 'list'],
+];
+
+/** The columns of an export of `entity` in `mode`. */
+export function exportColumns(entity: ExportEntity, mode: FetchMode): Column[] {
+  const table = entity === 'prospects' ? PROSPECT : BUSINESS;
+  const preview = new Set<string>(entity === 'prospects' ? PROSPECT_PREVIEW_KEYS : BUSINESS_PREVIEW_KEYS);
+  return table
+    .filter(([name]) => mode === 'full' || preview.has(name))
+    .map(([name, kind]) => ({ name, kind }));
+}

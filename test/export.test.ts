@@ -1,0 +1,270 @@
+/**
+ * Export for notebooks over the demo snapshot: the iterators yield exactly what a cursor walk of the
+ * fetch API yields (all of it, in order), end with CONFLICT when the data changes underneath, and the
+ * files (JSON Lines, CSV, Parquet) hold the same records; the Parquet file is read back by DuckDB.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run as exportCommand } from '../src/cli/commands/export.js';
+import { csvRows } from '../src/cli/commands/match.js';
+import { exportBusinesses, exportProspects } from '../src/core/export.js';
+import { fetchBusinesses, fetchProspects } from '../src/core/fetch.js';
+import { openEngine, type Engine } from '../src/engine.js';
+import { exportColumns } from '../src/export/columns.js';
+import { writeExport, type ExportFormat } from '../src/export/write.js';
+import type { ProspectsExportRequest } from '../src/schemas/export.js';
+import { BusinessesFetchRequestV2, ProspectsFetchRequestV2 } from '../src/schemas/search.js';
+import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
+
+/** A third of the demo prospects, so the file comparisons stay quick. */
+const SUBSET: ProspectsExportRequest['filters'] = { company_size: { values: ['11-50', '51-200'] } };
+let dir: string;
+let dbPath: string;
+let engine: Engine;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pdb-export-'));
+  dbPath = join(dir, 'demo.db');
+  engine = openEngine({ path: dbPath, clock: () => DEMO_NOW });
+  await engine.load(DEMO_DIR, { strict: true });
+});
+afterAll(() => {
+  engine?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+/** The reference: a cursor walk of the fetch core over the same filters. */
+function walkProspects(body: Record<string, unknown>) {
+  const out: Record<string, unknown>[] = [];
+  let next_cursor: string | null = null;
+  do {
+    const res = fetchProspects(
+      engine,
+      ProspectsFetchRequestV2.parse({ ...body, page_size: 100, next_cursor }),
+      2,
+    );
+    out.push(...res.data);
+    next_cursor = 'page' in res && typeof res.page === 'object' ? res.page.next_cursor : null;
+  } while (next_cursor);
+  return out;
+}
+
+function walkBusinesses(body: Record<string, unknown>) {
+  const out: Record<string, unknown>[] = [];
+  let next_cursor: string | null = null;
+  do {
+    const res = fetchBusinesses(
+      engine,
+      BusinessesFetchRequestV2.parse({ ...body, page_size: 100, next_cursor }),
+      2,
+    );
+    out.push(...res.data);
+    next_cursor = 'page' in res && typeof res.page === 'object' ? res.page.next_cursor : null;
+  } while (next_cursor);
+  return out;
+}
+
+describe('export iterators', () => {
+  it('yield every matching prospect, in snapshot order, as the fetch walk does', async () => {
+    const cases: {
+      mode: 'full' | 'preview';
+      filters?: Record<string, { values: string[] }>;
+      max_per_company?: number;
+    }[] = [
+      { mode: 'preview', filters: { country_code: { values: ['us'] }, job_level: { values: ['manager'] } } },
+      { mode: 'full', filters: { company_size: { values: ['11-50'] } }, max_per_company: 2 },
+    ];
+    for (const body of cases) {
+      const it = exportProspects(engine, body);
+      const got = await all(it);
+      const expected = walkProspects(body);
+      expect(got.length).toBe(it.total);
+      expect(got).toEqual(expected);
+    }
+    let n = 0;
+    for await (const _ of exportProspects(engine, { mode: 'preview' })) n++;
+    expect(n).toBe(10_000);
+  });
+
+  it('yield every matching business (full records carry their events)', async () => {
+    const body = { mode: 'full' as const, filters: { country_code: { values: ['us', 'gb'] } } };
+    const got = await all(exportBusinesses(engine, body));
+    expect(got.length).toBeGreaterThan(100);
+    expect(got).toEqual(walkBusinesses(body));
+  });
+
+  it('refuse a bad request with the validation issues', () => {
+    expect(() => exportProspects(engine, { filters: { job_level: { values: ['astronaut'] } } })).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION',
+        issues: [expect.objectContaining({ loc: expect.arrayContaining(['filters', 'job_level']) })],
+      }),
+    );
+    expect(() => exportProspects(engine, { max_per_company: 0 })).toThrow(
+      expect.objectContaining({ status: 422 }),
+    );
+    expect(() => exportBusinesses(engine, { max_per_company: 2 } as never)).toThrow(
+      expect.objectContaining({ status: 422 }),
+    );
+  });
+});
+
+describe('export files', () => {
+  const duck = async (sql: string) => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    try {
+      return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+    } finally {
+      conn.closeSync();
+    }
+  };
+
+  const write = async (
+    entity: 'prospects' | 'businesses',
+    format: ExportFormat,
+    mode: 'full' | 'preview',
+  ) => {
+    const out = join(dir, `${entity}-${mode}.${format}`);
+    const records =
+      entity === 'prospects'
+        ? exportProspects(engine, { mode, filters: SUBSET })
+        : exportBusinesses(engine, { mode });
+    const n = await writeExport(records, { format, out, columns: exportColumns(entity, mode) });
+    expect(n).toBe(records.total);
+    return out;
+  };
+
+  for (const entity of ['prospects', 'businesses'] as const) {
+    for (const mode of ['full', 'preview'] as const) {
+      it(`${entity} ${mode}: Parquet read back by DuckDB equals the JSON Lines export, columns typed`, async () => {
+        const jsonl = readFileSync(await write(entity, 'jsonl', mode), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+        const parquet = await write(entity, 'parquet', mode);
+        const columns = exportColumns(entity, mode);
+        // Every key of every record has a typed column (a new wire field must be added to the table).
+        for (const r of jsonl) expect(Object.keys(r)).toEqual(columns.map((c) => c.name));
+        const types = await duck(
+          `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet('${parquet}'))`,
+        );
+        const expectedType = { string: 'VARCHAR', int: 'INTEGER', list: 'VARCHAR[]', json: 'JSON' };
+        expect(types).toEqual(
+          columns.map((c) => ({ column_name: c.name, column_type: expectedType[c.kind] })),
+        );
+        const rows = await duck(`SELECT * FROM read_parquet('${parquet}')`);
+        const decoded = rows.map((r) => {
+          const o = { ...r };
+          for (const c of columns)
+            if (c.kind === 'json' && typeof o[c.name] === 'string')
+              o[c.name] = JSON.parse(o[c.name] as string);
+          return o;
+        });
+        expect(decoded).toEqual(jsonl);
+      });
+    }
+  }
+
+  it('CSV: a header of the columns, lists as JSON text, null as an empty cell', async () => {
+    const out = await write('businesses', 'csv', 'full');
+    const jsonl = await all(exportBusinesses(engine, { mode: 'full' }));
+    async function* chunks() {
+      yield readFileSync(out, 'utf8');
+    }
+    const rows = await all(csvRows(chunks()));
+    expect(rows.length).toBe(jsonl.length);
+    rows.forEach((row, i) => {
+      for (const c of exportColumns('businesses', 'full')) {
+        const v = jsonl[i]![c.name];
+        const text =
+          v === null || v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
+        expect(row[c.name]).toBe(text === '' ? undefined : text);
+      }
+    });
+  });
+
+  it('prospectdb export writes the file, and refuses bad options', async () => {
+    const out = join(dir, 'cli.jsonl');
+    const filters = JSON.stringify({ country_code: { values: ['us'] } });
+    expect(
+      await exportCommand([
+        '--db',
+        dbPath,
+        '--entity',
+        'prospects',
+        '--filters',
+        filters,
+        '--out',
+        out,
+        '--max-per-company',
+        '1',
+        '--quiet',
+      ]),
+    ).toBe(0);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    const expected = walkProspects({
+      mode: 'full',
+      filters: JSON.parse(filters) as object,
+      max_per_company: 1,
+    });
+    expect(lines.map((l) => (JSON.parse(l) as { prospect_id: string }).prospect_id)).toEqual(
+      expected.map((r) => r.prospect_id),
+    );
+    const bad = (args: string[]) =>
+      exportCommand(['--db', dbPath, '--out', join(dir, 'x.jsonl'), '--quiet', ...args]);
+    expect(await bad(['--entity', 'people'])).toBe(2);
+    expect(await bad(['--entity', 'prospects', '--format', 'xlsx'])).toBe(2);
+    expect(await bad(['--entity', 'prospects', '--filters', '{nope'])).toBe(2);
+    expect(await bad(['--entity', 'prospects', '--filters', '{"job_level":{"values":["astronaut"]}}'])).toBe(
+      2,
+    );
+    expect(await bad(['--entity', 'businesses', '--max-per-company', '2'])).toBe(2);
+  });
+});
+
+// Last: it changes the data.
+describe('export during a change', () => {
+  it('ends with CONFLICT when the data changes during the export', async () => {
+    const other = engine;
+    {
+      const it = exportProspects(other, { mode: 'preview' });
+      let seen = 0;
+      await expect(
+        (async () => {
+          for await (const _ of it) {
+            if (++seen === 1_500) {
+              const b = other.db
+                .prepare('SELECT business_id FROM businesses LIMIT 1')
+                .pluck()
+                .get() as string;
+              const report = other.ingestEvents([
+                {
+                  event_id: 'e'.repeat(32),
+                  event_name: 'new_product',
+                  event_time: '2026-10-30T00:00:00Z',
+                  business_id: b,
+                  data: {
+                    event_name: 'new_product',
+                    event_time: '2026-10-30T00:00:00Z',
+                    event_id: 'e'.repeat(32),
+                  },
+                },
+              ]);
+              expect(report.ingested + report.rejected.length).toBe(1);
+            }
+          }
+        })(),
+      ).rejects.toMatchObject({ code: 'CONFLICT' });
+      expect(seen).toBe(2_000);
+    }
+  });
+});
