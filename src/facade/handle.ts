@@ -239,6 +239,18 @@ export async function handle(
   });
   const fail = (status: number, details: string, headers: Record<string, string> = {}) =>
     respond(status, errorBody(details, correlationId), headers);
+  /** The documented 429 body, for the per-key rate limit and the per-address failed-auth limit. */
+  const tooMany = (message: string, seconds: number, headers: Record<string, string>) =>
+    respond(
+      429,
+      {
+        error: 'rate_limit_exceeded',
+        message: `${message} Please retry after ${seconds} seconds.`,
+        retry_after: seconds,
+        correlation_id: correlationId,
+      },
+      headers,
+    );
 
   let rate: Record<string, string> = {};
   try {
@@ -261,16 +273,7 @@ export async function handle(
       const failures = address === undefined ? null : authFailureLimiterFor(engine);
       const blocked = failures ? failures.blockedFor(address!, engine.now()) : 0;
       if (blocked > 0) {
-        return respond(
-          429,
-          {
-            error: 'rate_limit_exceeded',
-            message: `Too many failed authentications. Please retry after ${blocked} seconds.`,
-            retry_after: blocked,
-            correlation_id: correlationId,
-          },
-          { 'retry-after': String(blocked) },
-        );
+        return tooMany('Too many failed authentications.', blocked, { 'retry-after': String(blocked) });
       }
       const auth = opts.account
         ? {
@@ -292,17 +295,7 @@ export async function handle(
         const decision = limiter.take(auth.keyId, engine.now());
         rate = rateLimitHeaders(decision);
         if (!decision.ok) {
-          const s = decision.retryAfter;
-          return respond(
-            429,
-            {
-              error: 'rate_limit_exceeded',
-              message: `API rate limit exceeded. Please retry after ${s} seconds.`,
-              retry_after: s,
-              correlation_id: correlationId,
-            },
-            rate,
-          );
+          return tooMany('API rate limit exceeded.', decision.retryAfter, rate);
         }
       }
       account = auth.account;
