@@ -12,7 +12,7 @@ import {
 } from '../../indexes/match/businesses.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
 import { candidates, nearVocabulary, type TokenIndex } from '../../indexes/match/token-index.js';
-import { companyMatchKey, words } from '../../normalise/index.js';
+import { companyMatchName } from '../../normalise/index.js';
 import {
   alignedScore,
   companyScore,
@@ -23,7 +23,7 @@ import {
   STOP_WORDS,
   type ScoredName,
 } from './company-score.js';
-import { formOutsideCountry, formsConflict, legalForm } from './legal-form.js';
+import { formOutsideCountry, formsConflict } from './legal-form.js';
 import type { Scored } from './types.js';
 
 /** A fuzzy name match needs this score … */
@@ -55,7 +55,6 @@ export function companyContext(engine: Engine, detail = true): CompanyContext {
   const index = businessMatchIndex(engine);
   // Filled on first use, by position (a candidate is scored many times over a batch).
   const cache = engine.cached('match.businesses.scored', () => new Array<ScoredName | undefined>(index.size));
-  const forms = engine.cached('match.businesses.forms', () => new Array<string | undefined>(index.size));
   let tokens: TokenIndex | undefined;
   return {
     index,
@@ -65,9 +64,7 @@ export function companyContext(engine: Engine, detail = true): CompanyContext {
       return (cache[pos] ??= scoredName(splitKey(index.nameKeys[pos] as string)));
     },
     form(pos) {
-      return (forms[pos] ??= legalForm(
-        legalSuffix(index.names[pos] as string, index.nameKeys[pos] as string),
-      ));
+      return index.forms[pos] as string;
     },
   };
 }
@@ -75,28 +72,21 @@ export function companyContext(engine: Engine, detail = true): CompanyContext {
 export interface QueryName {
   key: string;
   scored: ScoredName;
-  /** Canonical legal form the name is written with ("gmbh", "inc"), '' when none. */
+  /** Legal-form classes the name is written with ("gmbh", "co+ltd"), '' when none. */
   form: string;
+  /** The name ended in a lone letter (a legal form cut off). */
+  truncated: boolean;
 }
 
 export function queryName(name: string): QueryName {
-  const key = companyMatchKey(name);
-  return { key, scored: scoredName(splitKey(key)), form: legalForm(legalSuffix(name, key)) };
+  const m = companyMatchName(name);
+  return { key: m.key, scored: scoredName(splitKey(m.key)), form: m.form, truncated: m.truncated };
 }
 
 /** Whether business `pos` is written with a legal form other than the query's (a different entity). */
 export function formConflict(ctx: CompanyContext, q: QueryName, pos: number): boolean {
   if (q.form.length === 0) return false;
   return formsConflict(q.form, ctx.form(pos)) || formOutsideCountry(q.form, ctx.index.countries[pos] ?? null);
-}
-
-/** The folded words after the key's tokens: the legal form the name was written with. */
-export function legalSuffix(name: string, key: string): string {
-  const all = words(name);
-  const n = key.length === 0 ? 0 : splitKey(key).length;
-  let start = 0;
-  while (all.length - start > n && all[start] === 'the') start++;
-  return all.slice(start + n).join(' ');
 }
 
 export interface NameSearch {
