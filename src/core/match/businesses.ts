@@ -16,8 +16,10 @@ import {
   scorePositions,
   searchCompanyName,
   type CompanyContext,
+  type NameSearch,
   type QueryName,
 } from './company-search.js';
+import { alignedScore, lastAlignment } from './company-score.js';
 import { clean } from './input.js';
 import type { BusinessInput, MatchedOn, Scored, Verdict } from './types.js';
 
@@ -43,8 +45,22 @@ interface Evidence {
   slug: string | null;
 }
 
-/** The verdict for one echoed input row. */
+/**
+ * The verdict for one echoed input row. With `minConfidence` the row is matched to its best candidate
+ * iff that candidate's confidence reaches the threshold (rows the default leaves open get a best guess
+ * with a lower confidence; matches below the threshold become `none`, keeping their candidates).
+ */
 export function matchBusinessRow(ctx: CompanyContext, input: BusinessInput): Verdict {
+  const verdict = defaultVerdict(ctx, input);
+  const t = ctx.minConfidence;
+  if (t === undefined || verdict.kind !== 'match' || verdict.confidence >= t) return verdict;
+  const candidates = verdict.candidates.some((c) => c.pos === verdict.pos)
+    ? verdict.candidates
+    : [{ pos: verdict.pos, score: verdict.confidence }, ...verdict.candidates];
+  return { kind: 'none', candidates };
+}
+
+function defaultVerdict(ctx: CompanyContext, input: BusinessInput): Verdict {
   const name = clean(input.name);
   const domainRaw = clean(input.domain);
   const urlRaw = clean(input.url);
@@ -232,7 +248,14 @@ function byName(ctx: CompanyContext, ev: Evidence): Verdict {
   const pick = search.exact
     ? decide(ctx, search.hits, q, { threshold: NAME_THRESHOLD, margin: NAME_MARGIN, country })
     : decideFuzzy(ctx, search.hits, q, search.scored ?? q.scored, { country });
-  if (pick === null) return { kind: 'none', candidates: search.hits };
+  if (pick === null) {
+    const guess = ctx.minConfidence === undefined ? null : bestGuess(ctx, q, accept, search);
+    if (guess === null) return { kind: 'none', candidates: search.hits };
+    const candidates = search.hits.some((h) => h.pos === guess.pos)
+      ? search.hits
+      : [{ pos: guess.pos, score: 1 }, ...search.hits];
+    return { kind: 'match', ...guess, candidates };
+  }
   return {
     kind: 'match',
     pos: pick.pos,
@@ -240,6 +263,43 @@ function byName(ctx: CompanyContext, ev: Evidence): Verdict {
     on: [search.exact ? 'name' : 'name_fuzzy'],
     candidates: search.hits,
   };
+}
+
+/** Confidence of the one business with the same name written with another legal form. */
+const OTHER_FORM_CONFIDENCE = 0.8;
+
+/**
+ * The best candidate of a row the default decision leaves open, with a confidence that says how often
+ * such a guess is right (calibrated on real labelled names, `bench/match/real-companies.ts`): the same
+ * name with another legal form ("Brightwell Inc." for "Brightwell N.V."), namesakes shared out, or the
+ * best fuzzy candidate discounted for words only one name has and for a close runner-up.
+ */
+function bestGuess(
+  ctx: CompanyContext,
+  q: QueryName,
+  accept: ((pos: number) => boolean) | undefined,
+  search: NameSearch,
+): { pos: number; confidence: number; on: MatchedOn[] } | null {
+  const same = ctx.index.byNameKey.get(q.key).filter((p) => accept === undefined || accept(p));
+  if (same.length > 0) {
+    same.sort((a, b) => a - b);
+    const fits = same.filter((p) => !formConflict(ctx, q, p));
+    if (fits.length > 0) return { pos: fits[0] as number, confidence: 0.9 / fits.length, on: ['name'] };
+    return {
+      pos: same[0] as number,
+      confidence: OTHER_FORM_CONFIDENCE / same.length,
+      on: ['name', 'legal_form_differs'],
+    };
+  }
+  if (search.exact) return null;
+  const best = search.hits[0];
+  if (best === undefined) return null;
+  const second = search.hits[1]?.score ?? 0;
+  alignedScore(search.scored ?? q.scored, ctx.scored(best.pos));
+  const unmatched = lastAlignment.unmatched;
+  const lead = Math.min(1, (best.score - second) / 0.1);
+  const confidence = best.score * (0.55 + 0.35 * lead) * (unmatched > 0 ? 0.9 : 1);
+  return { pos: best.pos, confidence, on: ['name_fuzzy'] };
 }
 
 /** The best other candidates of a verdict, for `alternatives`. */

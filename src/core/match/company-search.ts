@@ -45,20 +45,24 @@ export interface CompanyContext {
   readonly index: BusinessMatchIndex;
   /** Whether verdicts must carry scored candidates and the full `on` list (explain / alternatives). */
   readonly detail: boolean;
+  /** `MatchOptions.minConfidence`: when set, rows the default leaves open get a calibrated best guess. */
+  readonly minConfidence?: number;
   tokens(): TokenIndex;
   scored(pos: number): ScoredName;
   /** The canonical legal form business `pos` is written with ('' when none). */
   form(pos: number): string;
 }
 
-export function companyContext(engine: Engine, detail = true): CompanyContext {
+export function companyContext(engine: Engine, detail = true, minConfidence?: number): CompanyContext {
   const index = businessMatchIndex(engine);
   // Filled on first use, by position (a candidate is scored many times over a batch).
   const cache = engine.cached('match.businesses.scored', () => new Array<ScoredName | undefined>(index.size));
   let tokens: TokenIndex | undefined;
   return {
     index,
-    detail,
+    // With a threshold every row is searched in full, so plain and explained runs see the same candidates.
+    detail: detail || minConfidence !== undefined,
+    minConfidence,
     tokens: () => (tokens ??= businessNameIndex(engine)),
     scored(pos) {
       return (cache[pos] ??= scoredName(splitKey(index.nameKeys[pos] as string)));
