@@ -12,12 +12,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { legalFormTable, renderLegalForms } from './legal-forms-lib.js';
+import { elfCsvPath, legalFormTable, renderLegalForms } from './legal-forms-lib.js';
 
 const OUT = fileURLToPath(new URL('../src/normalise/legal-forms.generated.ts', import.meta.url));
 const args = process.argv.slice(2);
 const check = args.includes('--check');
-const csvPath = args.find((a) => !a.startsWith('--')) ?? '/work/shared/data/elf-code-list-v1.5.csv';
+const csvPath = args.find((a) => !a.startsWith('--')) ?? elfCsvPath();
+if (csvPath === null) throw new Error('elf-code-list-v1.5.csv not found: pass its path');
 
 const text = renderLegalForms(legalFormTable(readFileSync(csvPath, 'utf8')));
 if (check) {

@@ -2,19 +2,19 @@
  * The legal-form table is generated from the ISO 20275 (ELF) list: the committed file must be exactly
  * what the script makes of the CSV, and the normaliser must read real names with it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { legalFormTable, renderLegalForms } from '../scripts/legal-forms-lib.js';
+import { elfCsvPath, legalFormTable, renderLegalForms } from '../scripts/legal-forms-lib.js';
 import { formsConflict, formOutsideCountry } from '../src/core/match/legal-form.js';
 import { companyMatchName } from '../src/normalise/index.js';
 
-const CSV = '/work/shared/data/elf-code-list-v1.5.csv';
+const CSV = elfCsvPath();
 const GENERATED = fileURLToPath(new URL('../src/normalise/legal-forms.generated.ts', import.meta.url));
 
 describe('legal forms from ISO 20275', () => {
-  it.skipIf(!existsSync(CSV))('the committed table is what the script generates from the ELF CSV', () => {
-    const text = renderLegalForms(legalFormTable(readFileSync(CSV, 'utf8')));
+  it.skipIf(CSV === null)('the committed table is what the script generates from the ELF CSV', () => {
+    const text = renderLegalForms(legalFormTable(readFileSync(CSV as string, 'utf8')));
     expect(readFileSync(GENERATED, 'utf8')).toBe(text);
   });
 

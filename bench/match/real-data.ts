@@ -15,7 +15,7 @@ export function realDataDir(): string | null {
     const dir = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(`${dir}/nasdaq-listed.csv`)) return dir;
   }
-  return existsSync('/work/shared/data/real/nasdaq-listed.csv') ? '/work/shared/data/real' : null;
+  return null;
 }
 
 export interface RealBusiness {
