@@ -19,6 +19,7 @@ import {
   type NameSearch,
   type QueryName,
 } from './company-search.js';
+import { wordsWithPrefix } from '../../indexes/match/token-index.js';
 import { alignedScore, lastAlignment } from './company-score.js';
 import { clean } from './input.js';
 import type { BusinessInput, MatchedOn, Scored, Verdict } from './types.js';
@@ -249,6 +250,20 @@ function byName(ctx: CompanyContext, ev: Evidence): Verdict {
     ? decide(ctx, search.hits, q, { threshold: NAME_THRESHOLD, margin: NAME_MARGIN, country })
     : decideFuzzy(ctx, search.hits, q, search.scored ?? q.scored, { country });
   if (pick === null) {
+    const other = otherForm(ctx, q, accept);
+    if (other !== null) {
+      const candidates = search.hits.some((h) => h.pos === other.pos)
+        ? search.hits
+        : [{ pos: other.pos, score: 1 }, ...search.hits];
+      return { kind: 'match', ...other, candidates };
+    }
+    const expanded = abbreviated(ctx, q, accept);
+    if (expanded !== null) {
+      const candidates = search.hits.some((h) => h.pos === expanded.pos)
+        ? search.hits
+        : [{ pos: expanded.pos, score: 0.9 }, ...search.hits];
+      return { kind: 'match', ...expanded, candidates };
+    }
     const guess = ctx.minConfidence === undefined ? null : bestGuess(ctx, q, accept, search);
     if (guess === null) return { kind: 'none', candidates: search.hits };
     const candidates = search.hits.some((h) => h.pos === guess.pos)
@@ -265,8 +280,70 @@ function byName(ctx: CompanyContext, ev: Evidence): Verdict {
   };
 }
 
+/** Abbreviated words ("Brightw. Electr.", "Intl Business Mach"): at most this many readings each. */
+const PREFIX_READINGS = 8;
+/** Confidence of a name found by reading its abbreviated or cut-off words in full. */
+const ABBREVIATED_CONFIDENCE = 0.88;
+
+/**
+ * A name whose words no indexed name has are read as abbreviations or cut-off words of indexed words
+ * ("Brightw. Electr." → "brightwell electronics"): when exactly one business has a name that a reading
+ * gives exactly (legal form allowing), that business.
+ */
+function abbreviated(
+  ctx: CompanyContext,
+  q: QueryName,
+  accept: ((pos: number) => boolean) | undefined,
+): { pos: number; confidence: number; on: MatchedOn[] } | null {
+  const words = q.scored.tokens;
+  if (words.length === 0 || words.length > 6) return null;
+  const tokens = ctx.tokens();
+  const readings: string[][] = [];
+  let unknown = 0;
+  for (const w of words) {
+    if (tokens.vocabId.has(w) || w.length < 3 || /^[0-9]+$/.test(w)) {
+      readings.push([w]);
+      continue;
+    }
+    const full = wordsWithPrefix(tokens, w, PREFIX_READINGS);
+    if (full.length === 0) return null;
+    readings.push(full);
+    unknown++;
+  }
+  if (unknown === 0) return null;
+  let keys = [''];
+  for (const r of readings) {
+    keys = keys.flatMap((k) => r.map((w) => (k ? `${k} ${w}` : w)));
+    if (keys.length > 64) return null;
+  }
+  const found = new Set<number>();
+  for (const key of keys)
+    for (const pos of ctx.index.byNameKey.get(key))
+      if ((accept === undefined || accept(pos)) && !formConflict(ctx, q, pos)) found.add(pos);
+  if (found.size !== 1) return null;
+  const [pos] = found as Set<number> & Iterable<number>;
+  return { pos: pos as number, confidence: ABBREVIATED_CONFIDENCE, on: ['name_fuzzy'] };
+}
+
 /** Confidence of the one business with the same name written with another legal form. */
 const OTHER_FORM_CONFIDENCE = 0.8;
+
+/**
+ * The one business with the same name, written with another legal form ("Brightwell Inc." when only
+ * "Brightwell N.V." exists): matched at a lower confidence, and said so. Several such namesakes: none.
+ */
+function otherForm(
+  ctx: CompanyContext,
+  q: QueryName,
+  accept: ((pos: number) => boolean) | undefined,
+): { pos: number; confidence: number; on: MatchedOn[] } | null {
+  if (q.form.length === 0 || q.key.length === 0) return null;
+  const same = ctx.index.byNameKey.get(q.key);
+  if (same.length !== 1) return null;
+  const pos = same[0] as number;
+  if ((accept !== undefined && !accept(pos)) || !formConflict(ctx, q, pos)) return null;
+  return { pos, confidence: OTHER_FORM_CONFIDENCE, on: ['name', 'legal_form_differs'] };
+}
 
 /**
  * The best candidate of a row the default decision leaves open, with a confidence that says how often

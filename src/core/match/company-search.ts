@@ -11,7 +11,7 @@ import {
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
-import { candidates, nearVocabulary, type TokenIndex } from '../../indexes/match/token-index.js';
+import { candidates, nearVocabulary, sameJoined, type TokenIndex } from '../../indexes/match/token-index.js';
 import { companyMatchName } from '../../normalise/index.js';
 import {
   alignedScore,
@@ -128,7 +128,16 @@ export function searchCompanyName(
   if (forDecision && scored.known !== undefined && scored.known.every(Boolean)) {
     // Every query word is an indexed word, taken as written: only a name with the same words can line
     // up word for word ({@link decideFuzzy}), i.e. the same words in another order.
-    return { exact: false, hits: sameWords(tokens, ctx.scored, scored, ok, floor), scored };
+    // … or the same letters spaced otherwise ("Day Care" / "Daycare"), which the explained run finds too.
+    const hits = sameWords(tokens, ctx.scored, scored, ok, floor);
+    if (scored.joined.length >= 8) {
+      for (const pos of sameJoined(tokens, scored.joined, scored.tokens.length)) {
+        if (!ok(pos) || hits.some((h) => h.pos === pos)) continue;
+        hits.push({ pos, score: alignedScore(scored, withIds(ctx.scored(pos), tokens)) });
+      }
+      hits.sort(byScore);
+    }
+    return { exact: false, hits, scored };
   }
   // A candidate that near-matches fewer query words than the query has (stop words aside) leaves one
   // without a counterpart (a word lines up only with a near word), so it can only be decided on as the
