@@ -29,18 +29,19 @@ const COMPANY_WORD =
  * Abbreviations never stripped: single letters (a truncated form is the matcher's call), roman numerals
  * and words that end names in their own right ("Fund II", "Acme & Co" stays handled as "co").
  */
-const NOT_A_FORM: ReadonlySet<string> = new Set([
-  'ii',
-  'iii',
-  'iv',
-  'vi',
-  'et',
-  'am',
-  'others',
-  'na',
-  'up',
-  'fund',
-]);
+const NOT_A_FORM: ReadonlySet<string> = new Set(
+  (
+    'ii iii iv vi et am others na up fund ' +
+    // words of names in their own right ("& Son", "Family Center", "Trust", "Society", "District")
+    'is ok son gen fab oth per pr tp tr ed ctr dba zoo sac sam sal ms ml pl cc ccc cdc ac ad af ra rb rt ' +
+    'association assn assoc bezirk bund canton cantone chartered commune comune confederation ' +
+    'confederazione consorzio coop cooperation cooperative cooperatif cooperatie district distretto ' +
+    'gemeinde kanton partnership procura procuration prokura society trust trustco undivided unlimited ' +
+    'reit proprietary ' +
+    // country and region codes: a qualifier of the name ("Acme EU"), not a legal form
+    'eu nl jp hu ca au cn da ko yu ju lv fi si np tu ba bi bn us uk de fr'
+  ).split(' '),
+);
 
 /**
  * Spellings in common use that the ELF list writes otherwise (English words for forms the list names

@@ -199,8 +199,8 @@ export function companyMatchName(name: string): CompanyMatchName {
   if (s.includes('(') || s.includes('['))
     s = s.replace(/[([]([^()[\]]*)[)\]]?/g, (_m, inner: string) => bracket(inner));
   if (s.includes("'") || s.includes('\u2019')) s = s.replace(/['\u2019]s\b/gi, '');
-  if (s.includes('\u00e0') || s.includes(' a '))
-    s = s.replace(/\s(?:\u00e0|a)\s+(?=[A-Z\u00c0-\u00de])/g, ' te ');
+  // "à Paris" is a seat; a plain "a" is an English word ("It Takes a Village").
+  if (s.includes('\u00e0')) s = s.replace(/\s\u00e0\s+(?=[A-Z\u00c0-\u00de])/g, ' te ');
   let tokens: string[];
   if (s.includes(',') || s.includes(';')) {
     const parts = s.split(/[,;]/);
@@ -282,18 +282,23 @@ export function companyMatchName(name: string): CompanyMatchName {
       if (n === 0) continue;
       const spelling = tokens.slice(end - k - n, end - k).join(' ');
       if (SEAT_FORMS_EXCLUDED.has(spelling) || spelling.length < 2) continue;
+      // A seat is a place name: not a number or a numeral ("Teddy Bear Nursery School, Inc. II").
+      if (tokens.slice(end - k, end).some((t) => t.length < 3 || /^[0-9]|^[ivxlc]+$/.test(t))) continue;
       end -= k;
       moved = true;
       break;
     }
   }
   const last = tokens[end - 1] as string;
+  // A lone letter written after a space, without a dot or comma ("Brightwell N"; not "Hughes, L.").
   if (
+    end === tokens.length &&
     end - start > 1 &&
     last.length === 1 &&
     last >= 'a' &&
     last <= 'z' &&
-    (tokens[end - 2] as string).length > 1
+    (tokens[end - 2] as string).length > 1 &&
+    /[^\s,]\s+[A-Za-z]$/.test(name.trimEnd())
   ) {
     end--; // "Brightwell N": a legal form cut off after its first letter
     truncated = true;
