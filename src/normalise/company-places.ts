@@ -118,6 +118,17 @@ function buildPlaces(): Set<string> {
 /** Folded place names (cities, regions, countries) that may follow a name as its location. */
 export const PLACES: ReadonlySet<string> = buildPlaces();
 
+/** Last word of a place or country phrase → the most words such a phrase has. */
+const PLACE_LAST: ReadonlyMap<string, number> = (() => {
+  const out = new Map<string, number>();
+  for (const phrase of [...PLACES, ...COUNTRY_WORDS.keys()]) {
+    const parts = phrase.split(' ');
+    const last = parts[parts.length - 1] as string;
+    out.set(last, Math.max(out.get(last) ?? 0, parts.length));
+  }
+  return out;
+})();
+
 /** The longest phrase length in either map (phrases are looked up by word count). */
 export const MAX_PLACE_WORDS = 5;
 
@@ -126,7 +137,9 @@ export const MAX_PLACE_WORDS = 5;
  * the range).
  */
 export function trailingPlaceLength(tokens: readonly string[], start: number, end: number): number {
-  for (let n = Math.min(MAX_PLACE_WORDS, end - start - 1); n >= 1; n--) {
+  const most = PLACE_LAST.get(tokens[end - 1] as string);
+  if (most === undefined) return 0;
+  for (let n = Math.min(most, MAX_PLACE_WORDS, end - start - 1); n >= 1; n--) {
     const phrase = n === 1 ? (tokens[end - 1] as string) : tokens.slice(end - n, end).join(' ');
     if (PLACES.has(phrase) || COUNTRY_WORDS.has(phrase)) return n;
   }

@@ -144,10 +144,19 @@ interface FormEntry {
 const FORMS: ReadonlyMap<string, FormEntry> = new Map(
   LEGAL_FORM_SPELLINGS.map(([spelling, klass, , leading]) => [spelling, { klass, leading: leading === 1 }]),
 );
-const FORM_LAST = new Set(LEGAL_FORM_SPELLINGS.map(([s]) => s.slice(s.lastIndexOf(' ') + 1)));
-const FORM_FIRST = new Set(
-  LEGAL_FORM_SPELLINGS.filter((f) => f[3] === 1).map(([s]) => s.slice(0, s.indexOf(' ') >>> 0)),
-);
+/** Edge word → the most words a legal form ending (or, leading, starting) with it has. */
+function edgeWords(leading: boolean): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [spelling, , , lead] of LEGAL_FORM_SPELLINGS) {
+    if (leading && lead !== 1) continue;
+    const parts = spelling.split(' ');
+    const edge = (leading ? parts[0] : parts[parts.length - 1]) as string;
+    out.set(edge, Math.max(out.get(edge) ?? 0, parts.length));
+  }
+  return out;
+}
+const FORM_LAST = edgeWords(false);
+const FORM_FIRST = edgeWords(true);
 const MAX_FORM_WORDS = 6;
 
 /**
@@ -364,8 +373,9 @@ function bracket(inner: string): string {
 /** Length of the legal form that starts (leading) or ends the range, 0 when none; never the whole range. */
 function formAt(tokens: readonly string[], start: number, end: number, leading: boolean): number {
   const edge = tokens[leading ? start : end - 1] as string;
-  if (!(leading ? FORM_FIRST : FORM_LAST).has(edge)) return 0;
-  for (let n = Math.min(MAX_FORM_WORDS, end - start - 1); n >= 1; n--) {
+  const most = (leading ? FORM_FIRST : FORM_LAST).get(edge);
+  if (most === undefined) return 0;
+  for (let n = Math.min(most, MAX_FORM_WORDS, end - start - 1); n >= 1; n--) {
     const phrase =
       n === 1 ? edge : (leading ? tokens.slice(start, start + n) : tokens.slice(end - n, end)).join(' ');
     const form = FORMS.get(phrase);

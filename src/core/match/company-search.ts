@@ -130,7 +130,7 @@ export function searchCompanyName(
     // up word for word ({@link decideFuzzy}), i.e. the same words in another order.
     // … or the same letters spaced otherwise ("Day Care" / "Daycare"), which the explained run finds too.
     const hits = sameWords(tokens, ctx.scored, scored, ok, floor);
-    if (scored.joined.length >= 8) {
+    if (scored.joined.length >= 8 && mayBeRespaced(tokens, scored.tokens)) {
       for (const pos of sameJoined(tokens, scored.joined, scored.tokens.length)) {
         if (!ok(pos) || hits.some((h) => h.pos === pos)) continue;
         hits.push({ pos, score: alignedScore(scored, withIds(ctx.scored(pos), tokens)) });
@@ -156,6 +156,24 @@ export function searchCompanyName(
       : undefined;
   const found = candidates(tokens, scored.tokens, undefined, respaced);
   return { exact: false, hits: fuzzyHits(tokens, ctx.scored, scored, ok, floor, found), scored };
+}
+
+/**
+ * Whether an indexed name can hold the query's words spaced otherwise: two or three adjacent query words
+ * written together are an indexed word ("day care" → "daycare"), or a query word splits into two indexed
+ * words ("daycare" → "day care"). A cheap test before looking names up by their joined form.
+ */
+function mayBeRespaced(tokens: TokenIndex, words: readonly string[]): boolean {
+  for (let i = 0; i + 1 < words.length; i++) {
+    const two = (words[i] as string) + (words[i + 1] as string);
+    if (tokens.vocabId.has(two)) return true;
+    if (i + 2 < words.length && tokens.vocabId.has(two + (words[i + 2] as string))) return true;
+  }
+  for (const w of words) {
+    for (let k = 2; k <= w.length - 2; k++)
+      if (tokens.vocabId.has(w.slice(0, k)) && tokens.vocabId.has(w.slice(k))) return true;
+  }
+  return false;
 }
 
 /** Whether a query word is near no indexed word (a stop word may stay unmatched, so it never is). */

@@ -23,6 +23,7 @@ function withoutCompany(form: string): string {
 /** Whether a legal form (class sequence) cannot be used in `country` (false when unknown or generic). */
 export function formOutsideCountry(form: string, country: string | null): boolean {
   if (form.length === 0 || country === null) return false;
+  if (!form.includes('+')) return formClassOutsideCountry(form, country);
   for (const klass of form.split('+')) if (formClassOutsideCountry(klass, country)) return true;
   return false;
 }
