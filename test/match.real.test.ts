@@ -79,6 +79,20 @@ describe.skipIf(dir === null)('company names as really written', () => {
         expect(r.alternatives![0]!.id).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('matches a row iff its best candidate reaches min_confidence, monotonically in the threshold', () => {
+    const rows = set.queries.slice(0, 400).map((q) => ({ name: q.name }));
+    const guesses = matchBusinessRows(engine, rows, { minConfidence: 0, explain: true });
+    for (const t of [0.3, 0.6, 0.8, 0.95]) {
+      const at = matchBusinessRows(engine, rows, { minConfidence: t, explain: true });
+      at.forEach((r, i) => {
+        const g = guesses[i]!;
+        // The same best candidate, kept exactly when its confidence reaches the threshold.
+        expect(r.business_id).toBe((g.match_confidence ?? 0) >= t ? g.business_id : null);
+        if (r.business_id !== null) expect(r.match_confidence).toBeGreaterThanOrEqual(t);
+      });
+    }
+  });
+
   it('decides every row alike with and without explanations (real rows and perturbed ones)', () => {
     const names = set.queries.map((q) => q.name);
     fc.assert(
