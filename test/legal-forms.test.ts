@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { elfCsvPath, legalFormTable, renderLegalForms } from '../scripts/legal-forms-lib.js';
 import { formsConflict, formOutsideCountry } from '../src/core/match/legal-form.js';
-import { companyMatchName } from '../src/normalise/index.js';
+import { companyKey, companyMatchName } from '../src/normalise/index.js';
 
 const CSV = elfCsvPath();
 const GENERATED = fileURLToPath(new URL('../src/normalise/legal-forms.generated.ts', import.meta.url));
@@ -32,6 +32,14 @@ describe('legal forms from ISO 20275', () => {
     expect(form('Müller GmbH & Co. KG')).toBe('gmbh and co kg');
     expect(form('Acme Co., Ltd.')).toBe('co+ltd');
     expect(form('Acme Sp. z o.o.')).toBe('spzoo');
+  });
+
+  it('gives the stored key (filters, autocomplete) the same forms, keeping the few it always kept', () => {
+    expect(companyKey('Brightwell Naamloze Vennootschap')).toBe(companyKey('brightwell nv'));
+    expect(companyKey('Brightwell N.V.')).toBe('brightwell');
+    expect(companyKey('Siemens Aktiengesellschaft')).toBe(companyKey('Siemens AG'));
+    expect(companyKey('Toyota K.K.')).toBe('toyota');
+    expect(companyKey('Harborstack Maschinenbau UG')).toBe('harborstack maschinenbau ug');
   });
 
   it('compares classes and jurisdictions', () => {

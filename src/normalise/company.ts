@@ -14,15 +14,15 @@ export interface CompanyName {
 }
 
 /**
- * Legal-form suffixes as folded token sequences ("&" folds to "and", "." and "/" to spaces, so
- * "GmbH & Co. KG" is `gmbh and co kg`, "L.L.C." is `l l c`, "A/S" is `a s`).
+ * Legal-form suffixes of the stored key (`companyKey`: filters, autocomplete, the generator's
+ * one-name-per-country rule) as folded token sequences: every spelling of the ISO 20275 table
+ * ("Naamloze Vennootschap", "N.V.", "Kft."), except those the stored key has always kept as words
+ * (UG, ME, EIRELI, G.K., DAC, AB (publ)), which only matching strips ({@link companyMatchName}).
  */
-const LEGAL_FORMS: readonly string[] = commaList(`
-  inc, incorporated, llc, l l c, ltd, limited, corp, corporation, co, company, and co, and company,
-  plc, p l c, llp, l l p, lp, l p, lllp, pllc, pty, pty ltd, pte, pvt, private limited, bhd, sdn bhd,
-  gmbh, ag, kg, kgaa, gmbh co kg, gmbh and co kg, and co kg, co kg, ag and co kg, se and co kg, se,
-  sa, s a, sas, s a s, sarl, s a r l, spa, s p a, srl, s r l, sl, s l, sau, s a u, ltda, sa de cv, s a de c v, ltee,
-  bv, b v, nv, n v, oy, oyj, ab, a s, as, asa, aps, sp z o o, spzoo, s r o, sro, kk, k k, kabushiki kaisha`);
+const KEY_KEEPS: ReadonlySet<string> = new Set(['ug', 'me', 'eireli', 'gk', 'g k', 'dac', 'publ', 'ab publ']);
+const LEGAL_FORMS: readonly string[] = LEGAL_FORM_SPELLINGS.map(([spelling]) => spelling).filter(
+  (spelling) => !KEY_KEEPS.has(spelling),
+);
 
 /** Weak words: dropped from `core` (never from `key`). */
 const WEAK_WORDS: ReadonlySet<string> = new Set(
