@@ -69,9 +69,17 @@ describe('business name decisions', () => {
     expect(companyKey('Harborstack Maschinenbau UG')).toBe('harborstack maschinenbau ug');
   });
 
-  it('keeps legal forms apart: a UG is not the GmbH of the same name', () => {
+  it('keeps legal forms apart: a UG is the GmbH of the same name only when nothing better exists, and says so', () => {
     expect(match('Harborstack-Maschinenbau')).toBe(id(0));
-    expect(match('Harborstack Maschinenbau UG')).toBeNull();
+    expect(match('Harborstack Maschinenbau UG')).toBe(id(0));
+    const [row] = matchBusinessRows(engine, [{ name: 'Harborstack Maschinenbau UG' }], { explain: true });
+    expect(row!.matched_on).toContain('legal_form_differs');
+    expect(
+      matchBusinessRows(engine, [{ name: 'Harborstack Maschinenbau UG' }], { minConfidence: 0.85 })[0]!
+        .business_id,
+    ).toBeNull();
+    // "Catalyst Foods Ltd" (GB) and "Catalyst Foods" (US): the form written picks the one with that form.
+    expect(match('Catalyst Foods Ltd')).toBe(id(11));
     expect(match('Lumina-Engenharia')).toBe(id(10));
   });
 

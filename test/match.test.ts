@@ -120,9 +120,16 @@ describe('business match', () => {
     ]);
   });
 
-  it('does not match a name written with another legal form', () => {
-    const res = matchBusinesses(engine, [{ name: `${biz.name_key} GmbH & Co. KG` }]);
-    expect(res.matched_businesses[0]?.business_id).toBeNull();
+  it('matches the only business of a name written with another legal form at a lower confidence, and says so', () => {
+    const rows = [{ name: `${biz.name_key} GmbH & Co. KG` }];
+    const res = matchBusinesses(engine, rows, { explain: true });
+    expect(res.matched_businesses[0]?.business_id).toBe(biz.business_id);
+    expect(res.matched_businesses[0]?.matched_on).toEqual(['name', 'legal_form_differs']);
+    expect(res.matched_businesses[0]?.match_confidence).toBeLessThan(0.9);
+    // A caller who wants only confident answers leaves it open, with the candidate among the alternatives.
+    const strict = matchBusinesses(engine, rows, { minConfidence: 0.9, alternatives: 1 });
+    expect(strict.matched_businesses[0]?.business_id).toBeNull();
+    expect(strict.matched_businesses[0]?.alternatives?.[0]?.id).toBe(biz.business_id);
   });
 
   it('returns no match for an invalid domain, even with a name', () => {

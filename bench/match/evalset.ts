@@ -6,10 +6,9 @@ import type { BusinessRowInput, ProspectRowInput } from '../../src/core/match/in
 import { Prng } from './perturb.js';
 import { BUSINESS_KINDS, businessRow, PROSPECT_KINDS, prospectRow } from '../../src/bench/eval-rows.js';
 import type { HeldOutSnapshot } from './snapshot.js';
-import { legalSuffix } from '../../src/core/match/company-search.js';
-import { formOutsideCountry, formsConflict, legalForm } from '../../src/core/match/legal-form.js';
+import { formOutsideCountry, formsConflict } from '../../src/core/match/legal-form.js';
 import type { BusinessMatchIndex } from '../../src/indexes/match/businesses.js';
-import { companyMatchKey } from '../../src/normalise/index.js';
+import { companyMatchKey, companyMatchName } from '../../src/normalise/index.js';
 
 export { BUSINESS_KINDS, businessRow, PROSPECT_KINDS, prospectRow };
 
@@ -94,7 +93,7 @@ export function businessEvalSet(
 
 /** The canonical legal form a name is written with ('' when none). */
 function formOf(name: string): string {
-  return legalForm(legalSuffix(name, companyMatchKey(name)));
+  return companyMatchName(name).form;
 }
 
 /** Whether a name written with `form` can name business `pos` (forms do not conflict; country fits). */

@@ -10,7 +10,7 @@ import {
   makePlan,
   prospects as generatedProspects,
 } from '../generate/index.js';
-import { companyMatchKey, companyMatchKeyOf } from '../normalise/company.js';
+import { companyMatchKey } from '../normalise/company.js';
 import { decodeDoc } from '../store/codec.js';
 import {
   BUSINESS_KINDS,
@@ -56,16 +56,15 @@ export function exactMaps(engine: Engine): ExactMaps {
   const nameCounts = new Map<string, number>();
   const names = new Map<string, string>();
   for (const r of engine.db
-    .prepare('SELECT business_id, name, domain, name_key FROM businesses')
+    .prepare('SELECT business_id, name, domain FROM businesses')
     .iterate() as Iterable<{
     business_id: string;
-    name: string;
+    name: string | null;
     domain: string | null;
-    name_key: string | null;
   }>) {
     if (r.domain) domains.set(plainDomain(r.domain), r.business_id);
-    if (r.name_key) {
-      const key = companyMatchKeyOf(r.name, r.name_key);
+    const key = r.name ? companyMatchKey(r.name) : '';
+    if (key) {
       nameCounts.set(key, (nameCounts.get(key) ?? 0) + 1);
       names.set(key, r.business_id);
     }

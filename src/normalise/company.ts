@@ -2,6 +2,8 @@
  * Company names → comparable keys. Legal forms come off the end only (repeatedly), never the whole name;
  * the weak-word "core" is what fuzzy name matching weighs most.
  */
+import { LEGAL_FORM_SPELLINGS } from './legal-forms.generated.js';
+import { COUNTRY_WORDS, isPlace, trailingPlaceLength } from './company-places.js';
 import { commaList, words } from './text.js';
 
 /** Normalised company name: `key` for exact lookups, `tokens` for fuzzy scoring, `core` without weak words. */
@@ -12,22 +14,15 @@ export interface CompanyName {
 }
 
 /**
- * Legal-form suffixes as folded token sequences ("&" folds to "and", "." and "/" to spaces, so
- * "GmbH & Co. KG" is `gmbh and co kg`, "L.L.C." is `l l c`, "A/S" is `a s`).
+ * Legal-form suffixes of the stored key (`companyKey`: filters, autocomplete, the generator's
+ * one-name-per-country rule) as folded token sequences: every spelling of the ISO 20275 table
+ * ("Naamloze Vennootschap", "N.V.", "Kft."), except those the stored key has always kept as words
+ * (UG, ME, EIRELI, G.K., DAC, AB (publ)), which only matching strips ({@link companyMatchName}).
  */
-const LEGAL_FORMS: readonly string[] = commaList(`
-  inc, incorporated, llc, l l c, ltd, limited, corp, corporation, co, company, and co, and company,
-  plc, p l c, llp, l l p, lp, l p, lllp, pllc, pty, pty ltd, pte, pvt, private limited, bhd, sdn bhd,
-  gmbh, ag, kg, kgaa, gmbh co kg, gmbh and co kg, and co kg, co kg, ag and co kg, se and co kg, se,
-  sa, s a, sas, s a s, sarl, s a r l, spa, s p a, srl, s r l, sl, s l, sau, s a u, ltda, sa de cv, s a de c v, ltee,
-  bv, b v, nv, n v, oy, oyj, ab, a s, as, asa, aps, sp z o o, spzoo, s r o, sro, kk, k k, kabushiki kaisha`);
-
-/**
- * Legal forms the stored name key (`companyKey`, in every built database, the generator's one-name-per-
- * country rule and the committed demo snapshot) keeps as words, but matching strips like the others
- * ({@link companyMatchKey}): "Harborstack Maschinenbau UG" is the company "Harborstack Maschinenbau".
- */
-const MATCH_ONLY_FORMS: readonly string[] = commaList(`ug, me, eireli, gk, g k, dac, ab publ`);
+const KEY_KEEPS: ReadonlySet<string> = new Set(['ug', 'me', 'eireli', 'gk', 'g k', 'dac', 'publ', 'ab publ']);
+const LEGAL_FORMS: readonly string[] = LEGAL_FORM_SPELLINGS.map(([spelling]) => spelling).filter(
+  (spelling) => !KEY_KEEPS.has(spelling),
+);
 
 /** Weak words: dropped from `core` (never from `key`). */
 const WEAK_WORDS: ReadonlySet<string> = new Set(
@@ -62,7 +57,6 @@ function formsByLastToken(forms: readonly string[]): FormsByLastToken {
 }
 
 const FORMS_BY_LAST_TOKEN = formsByLastToken(LEGAL_FORMS);
-const MATCH_FORMS_BY_LAST_TOKEN = formsByLastToken([...LEGAL_FORMS, ...MATCH_ONLY_FORMS]);
 
 /** How many trailing tokens form a legal form that may be stripped (0 when none, or it is the whole name). */
 function legalFormLength(
@@ -124,23 +118,323 @@ export function companyKey(name: string): string {
 }
 
 /**
- * The key names are matched on: {@link companyKey} with every legal form stripped, including those the
- * stored key keeps for compatibility (UG, ME, EIRELI, G.K., DAC, AB (publ)).
+ * The key names are matched on ({@link companyMatchName}).
  * @example companyMatchKey('Harborstack Maschinenbau UG') // 'harborstack maschinenbau'
  */
 export function companyMatchKey(name: string): string {
-  return companyTokens(name, MATCH_FORMS_BY_LAST_TOKEN).join(' ');
+  return companyMatchName(name).key;
 }
 
-const MATCH_ONLY_LAST_TOKENS: ReadonlySet<string> = new Set(
-  MATCH_ONLY_FORMS.map((f) => f.slice(f.lastIndexOf(' ') + 1)),
+/** A company name as the matcher reads it. */
+export interface CompanyMatchName {
+  /** The name's own words: legal forms, trailing locations, notes and the other name removed. */
+  key: string;
+  /** Equivalence classes of the legal forms written (ISO 20275: "N.V." = "Naamloze Vennootschap" = `nv`). */
+  form: string;
+  /** The name ended in a lone letter, read as a cut-off legal form ("Brightwell N"). */
+  truncated: boolean;
+}
+
+interface FormEntry {
+  klass: string;
+  leading: boolean;
+}
+
+/** Folded spelling → legal form (generated from the ELF list, `legal-forms.generated.ts`). */
+const FORMS: ReadonlyMap<string, FormEntry> = new Map(
+  LEGAL_FORM_SPELLINGS.map(([spelling, klass, , leading]) => [spelling, { klass, leading: leading === 1 }]),
 );
+/** Edge word → the most words a legal form ending (or, leading, starting) with it has. */
+function edgeWords(leading: boolean): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [spelling, , , lead] of LEGAL_FORM_SPELLINGS) {
+    if (leading && lead !== 1) continue;
+    const parts = spelling.split(' ');
+    const edge = (leading ? parts[0] : parts[parts.length - 1]) as string;
+    out.set(edge, Math.max(out.get(edge) ?? 0, parts.length));
+  }
+  return out;
+}
+const FORM_LAST = edgeWords(false);
+const FORM_FIRST = edgeWords(true);
+const MAX_FORM_WORDS = 6;
 
 /**
- * {@link companyMatchKey} from a stored `companyKey`: the same string unless the stored key ends with a
- * word that may be a match-only legal form (then the name is normalised again).
+ * Countries that use each legal-form class, for the classes used in a few jurisdictions only ("GmbH",
+ * "K.K."); a class used in many (Ltd, Inc, SA) says nothing about the country.
  */
-export function companyMatchKeyOf(name: string, storedKey: string): string {
-  const last = storedKey.slice(storedKey.lastIndexOf(' ') + 1);
-  return MATCH_ONLY_LAST_TOKENS.has(last) ? companyMatchKey(name) : storedKey;
+const CLASS_COUNTRIES: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const byClass = new Map<string, Set<string>>();
+  for (const [, klass, countries] of LEGAL_FORM_SPELLINGS) {
+    const set = byClass.get(klass) ?? new Set<string>();
+    if (countries === '') set.add('*');
+    else for (const c of countries.split(' ')) set.add(c);
+    byClass.set(klass, set);
+  }
+  const out = new Map<string, ReadonlySet<string>>();
+  for (const [klass, set] of byClass) if (!set.has('*') && set.size <= 8) out.set(klass, set);
+  return out;
+})();
+
+/** Whether legal form class `klass` is never used in `country` (false when unknown or widely used). */
+export function formClassOutsideCountry(klass: string, country: string): boolean {
+  const countries = CLASS_COUNTRIES.get(klass);
+  return countries !== undefined && !countries.has(country);
+}
+
+/** Prefixes a name may carry before its words: "Société dite …" (French filings), "Firma …". */
+const LEADING_NOTES: ReadonlySet<string> = new Set(['dite', 'dit', 'firma', 'messrs']);
+/** Words joining two parts of a name in other languages ("Müller und Söhne", "Dupont et Fils"). */
+const AND_WORDS: ReadonlySet<string> = new Set(['und', 'et', 'en', 'y', 'e', 'och', 'og', 'i']);
+/** Brackets whose content is a note, not part of the name ("(formerly …)", "(in liquidation)"). */
+const NOTE_IN_BRACKETS =
+  /^\s*(formerly|previously|now|fka|f\/k\/a|aka|a\/k\/a|dba|d\/b\/a|in liquidation|in administration|publ)\b/i;
+/** Where a second name starts ("Acme Ltd t/a Brightwell", "Acme Inc. (formerly Foo Corp)"). */
+const SECOND_NAME =
+  /\s(?:d\/b\/a|dba|t\/a|trading as|doing business as|formerly|f\/k\/a|fka|a\/k\/a|aka|also known as|now known as)[\s:]/i;
+
+/**
+ * Normalises a company name the way it is matched. Real names carry more than the name: a legal form at
+ * either end, in any jurisdiction's spelling (ISO 20275), a location ("…, Utrecht, NL", "… te Utrecht",
+ * "… GmbH Berlin"), notes in brackets, a second name ("t/a …"), initials written with dots or spaces,
+ * possessives, "+"/"und"/"et" for "and", and country words in another language. All of that is read off
+ * so that the words that name the company remain; the legal forms come back as equivalence classes.
+ * @example companyMatchName('N.V. Brightwell, te Utrecht') // { key: 'brightwell', form: 'nv', truncated: false }
+ */
+export function companyMatchName(name: string): CompanyMatchName {
+  let s = name;
+  const second = SECOND_NAME.exec(s);
+  if (second !== null && second.index > 0) s = s.slice(0, second.index);
+  if (s.includes('(') || s.includes('['))
+    s = s.replace(/[([]([^()[\]]*)[)\]]?/g, (_m, inner: string) => bracket(inner));
+  if (s.includes("'") || s.includes('\u2019')) s = s.replace(/['\u2019]s\b/gi, '');
+  // "à Paris" is a seat; a plain "a" is an English word ("It Takes a Village").
+  if (s.includes('\u00e0')) s = s.replace(/\s\u00e0\s+(?=[A-Z\u00c0-\u00de])/g, ' te ');
+  let tokens: string[];
+  if (s.includes(',') || s.includes(';')) {
+    const parts = s.split(/[,;]/);
+    tokens = nameWords(parts[0] as string);
+    let address = false;
+    for (let i = 1; i < parts.length; i++) {
+      const more = nameWords(parts[i] as string);
+      if (more.length === 0) continue;
+      // After the legal form, or once a part is a place, the rest is the address ("…, Inc., Utrecht, NL").
+      if (!address && isForms(more) && !isPlace(more)) {
+        tokens.push(...more);
+        continue;
+      }
+      if (address || endsWithForm(tokens) || isPlace(more)) {
+        address = true;
+        continue;
+      }
+      tokens.push(...more);
+    }
+  } else tokens = nameWords(s);
+  const forms: string[] = [];
+  let start = 0;
+  let end = tokens.length;
+  // Leading: "the", legal forms ("N.V. Brightwell", "Kabushiki Kaisha …"), notes ("Société dite …").
+  for (let moved = true; moved && end - start > 1;) {
+    moved = false;
+    if (tokens[start] === 'the') {
+      start++;
+      moved = true;
+      continue;
+    }
+    const n = formAt(tokens, start, end, true);
+    if (n > 0 && hasWord(tokens, start + n, end)) {
+      const klass = (FORMS.get(tokens.slice(start, start + n).join(' ')) as FormEntry).klass;
+      if (klass !== '-') forms.push(klass);
+      start += n;
+      moved = true;
+      if (end - start > 1 && LEADING_NOTES.has(tokens[start] as string)) start++;
+    }
+  }
+  // Trailing: legal forms, and the location written after one or after "te"/"in".
+  const trailing: string[] = [];
+  let truncated = false;
+  for (let moved = true; moved && end - start > 1;) {
+    moved = false;
+    const te = tokens.lastIndexOf('te', end - 1);
+    if (te > start && end - te <= 4) {
+      end = te;
+      moved = true;
+      continue;
+    }
+    const n = formAt(tokens, start, end, false);
+    if (n > 0) {
+      const klass = (FORMS.get(tokens.slice(end - n, end).join(' ')) as FormEntry).klass;
+      if (klass !== '-') trailing.push(klass);
+      end -= n;
+      moved = true;
+      continue;
+    }
+    // A place right after a legal form or after "in" ("… GmbH Berlin", "… Inc. in Delaware"); a place
+    // word before the legal form is part of the name ("Acme Europe GmbH").
+    const place = trailingPlaceLength(tokens, start, end);
+    if (place > 0 && end - place - start >= 1) {
+      const before = end - place;
+      if (tokens[before - 1] === 'in' && before - 1 > start) {
+        end = before - 1;
+        moved = true;
+        continue;
+      }
+      if (formAt(tokens, start, before, false) > 0) {
+        end = before;
+        moved = true;
+        continue;
+      }
+    }
+    // One or two words after a distinctive legal form are its seat ("Philips N.V. Eindhoven").
+    for (let k = 1; k <= 2 && end - k - start >= 2; k++) {
+      const n = formAt(tokens, start, end - k, false);
+      if (n === 0) continue;
+      const spelling = tokens.slice(end - k - n, end - k).join(' ');
+      if (SEAT_FORMS_EXCLUDED.has(spelling) || spelling.length < 2) continue;
+      // A seat is a place name: not a number or a numeral ("Teddy Bear Nursery School, Inc. II").
+      if (tokens.slice(end - k, end).some((t) => t.length < 3 || /^[0-9]|^[ivxlc]+$/.test(t))) continue;
+      end -= k;
+      moved = true;
+      break;
+    }
+  }
+  const last = tokens[end - 1] as string;
+  // A lone letter written after a space, without a dot or comma ("Brightwell N"; not "Hughes, L.").
+  if (
+    end === tokens.length &&
+    end - start > 1 &&
+    last.length === 1 &&
+    last >= 'a' &&
+    last <= 'z' &&
+    (tokens[end - 2] as string).length > 1 &&
+    /[^\s,]\s+[A-Za-z]$/.test(name.trimEnd())
+  ) {
+    end--; // "Brightwell N": a legal form cut off after its first letter
+    truncated = true;
+  }
+  forms.push(...trailing.reverse());
+  const out: string[] = [];
+  for (let i = start; i < end; i++) {
+    let t = tokens[i] as string;
+    if (AND_WORDS.has(t) && i > start && i < end - 1) t = 'and';
+    t = ABBREVIATIONS.get(t) ?? t;
+    out.push(t);
+  }
+  return { key: countryWords(out).join(' '), form: forms.join('+'), truncated };
+}
+
+/** Forms that also stand inside names ("Acme & Co Consulting"): never taken as the end of the name. */
+const SEAT_FORMS_EXCLUDED: ReadonlySet<string> = new Set([
+  'co',
+  'and co',
+  'company',
+  'and company',
+  'as',
+  'sa',
+  'ab',
+  'se',
+]);
+
+/** Whether the range holds a word of three letters or more (a name left after a leading form). */
+function hasWord(tokens: readonly string[], start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if ((tokens[i] as string).length >= 3) return true;
+  return false;
+}
+
+/**
+ * Words of a name, with initials joined: letters written with dots ("B.T.W.", "N.V.") are one word, and
+ * so is a run of single letters written apart ("B T W N.V." → `btw nv`).
+ */
+function nameWords(s: string): string[] {
+  if (!/[.\s][a-zA-Z](?:[.\s]|$)/.test(s) && !/^[a-zA-Z][.\s]/.test(s)) return words(s);
+  const out: string[] = [];
+  let run = '';
+  for (const chunk of s.split(/\s+/)) {
+    const w = words(chunk);
+    if (w.length === 1 && (w[0] as string).length === 1 && /[a-z]/.test(w[0] as string)) {
+      run += w[0];
+      continue;
+    }
+    if (run) out.push(run);
+    run = '';
+    if (w.length > 1 && w.every((x) => x.length === 1) && /^[\p{L}.]+$/u.test(chunk)) out.push(w.join(''));
+    else out.push(...w);
+  }
+  if (run) out.push(run);
+  return out;
+}
+
+function bracket(inner: string): string {
+  if (NOTE_IN_BRACKETS.test(inner)) return ' ';
+  const w = nameWords(inner);
+  return isPlace(w) || isForms(w) ? ' ' : ` ${inner} `;
+}
+
+/** Length of the legal form that starts (leading) or ends the range, 0 when none; never the whole range. */
+function formAt(tokens: readonly string[], start: number, end: number, leading: boolean): number {
+  const edge = tokens[leading ? start : end - 1] as string;
+  const most = (leading ? FORM_FIRST : FORM_LAST).get(edge);
+  if (most === undefined) return 0;
+  for (let n = Math.min(most, MAX_FORM_WORDS, end - start - 1); n >= 1; n--) {
+    const phrase =
+      n === 1 ? edge : (leading ? tokens.slice(start, start + n) : tokens.slice(end - n, end)).join(' ');
+    const form = FORMS.get(phrase);
+    if (form !== undefined && (!leading || form.leading)) return n;
+  }
+  return 0;
+}
+
+function endsWithForm(tokens: readonly string[]): boolean {
+  return tokens.length > 1 && formAt(tokens, 0, tokens.length, false) > 0;
+}
+
+/** Whether the words are legal forms only ("Inc.", "Co., Ltd."). */
+function isForms(tokens: readonly string[]): boolean {
+  return tokens.length > 0 && leadingForms(tokens) === tokens.length;
+}
+
+/** How many leading words of a comma part are legal forms. */
+function leadingForms(tokens: readonly string[]): number {
+  let i = 0;
+  while (i < tokens.length) {
+    let n = Math.min(MAX_FORM_WORDS, tokens.length - i);
+    for (; n >= 1; n--) if (FORMS.has(tokens.slice(i, i + n).join(' '))) break;
+    if (n === 0) break;
+    i += n;
+  }
+  return i;
+}
+
+const COUNTRY_FIRST: ReadonlySet<string> = new Set(
+  [...COUNTRY_WORDS.keys()].map((k) => k.split(' ')[0] as string),
+);
+
+/** Country words written one way ("Holland", "Nederland" → `netherlands`), longest phrase first. */
+function countryWords(tokens: string[]): string[] {
+  let changed = false;
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length;) {
+    const t = tokens[i] as string;
+    let hit = 0;
+    let c = '';
+    if (COUNTRY_FIRST.has(t)) {
+      for (let n = Math.min(4, tokens.length - i); n >= 1; n--) {
+        const v = COUNTRY_WORDS.get(n === 1 ? t : tokens.slice(i, i + n).join(' '));
+        if (v !== undefined) {
+          hit = n;
+          c = v;
+          break;
+        }
+      }
+    }
+    if (hit > 0) {
+      out.push(c);
+      changed ||= hit > 1 || c !== t;
+      i += hit;
+    } else {
+      out.push(t);
+      i++;
+    }
+  }
+  return changed ? out : tokens;
 }

@@ -3,7 +3,14 @@
  * no I/O; each one is safe to call on every row of a load.
  */
 export { foldText, words } from './text.js';
-export { companyKey, companyMatchKey, companyMatchKeyOf, normaliseCompanyName } from './company.js';
+export {
+  companyKey,
+  companyMatchKey,
+  companyMatchName,
+  formClassOutsideCountry,
+  normaliseCompanyName,
+  type CompanyMatchName,
+} from './company.js';
 export type { CompanyName } from './company.js';
 export { normaliseDomain } from './domain.js';
 export type { DomainKey } from './domain.js';

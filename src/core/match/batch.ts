@@ -53,7 +53,11 @@ export function matchBusinessRows(
   rows: readonly BusinessRowInput[],
   options: MatchOptions = {},
 ): BusinessMatchRow[] {
-  const ctx = companyContext(engine, options.explain === true || (options.alternatives ?? 0) > 0);
+  const ctx = companyContext(
+    engine,
+    options.explain === true || (options.alternatives ?? 0) > 0,
+    options.minConfidence,
+  );
   const out: BusinessMatchRow[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const input = echoBusiness(rows[i] as BusinessRowInput);

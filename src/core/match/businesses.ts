@@ -16,8 +16,11 @@ import {
   scorePositions,
   searchCompanyName,
   type CompanyContext,
+  type NameSearch,
   type QueryName,
 } from './company-search.js';
+import { wordsWithPrefix } from '../../indexes/match/token-index.js';
+import { alignedScore, lastAlignment } from './company-score.js';
 import { clean } from './input.js';
 import type { BusinessInput, MatchedOn, Scored, Verdict } from './types.js';
 
@@ -43,8 +46,22 @@ interface Evidence {
   slug: string | null;
 }
 
-/** The verdict for one echoed input row. */
+/**
+ * The verdict for one echoed input row. With `minConfidence` the row is matched to its best candidate
+ * iff that candidate's confidence reaches the threshold (rows the default leaves open get a best guess
+ * with a lower confidence; matches below the threshold become `none`, keeping their candidates).
+ */
 export function matchBusinessRow(ctx: CompanyContext, input: BusinessInput): Verdict {
+  const verdict = defaultVerdict(ctx, input);
+  const t = ctx.minConfidence;
+  if (t === undefined || verdict.kind !== 'match' || verdict.confidence >= t) return verdict;
+  const candidates = verdict.candidates.some((c) => c.pos === verdict.pos)
+    ? verdict.candidates
+    : [{ pos: verdict.pos, score: verdict.confidence }, ...verdict.candidates];
+  return { kind: 'none', candidates };
+}
+
+function defaultVerdict(ctx: CompanyContext, input: BusinessInput): Verdict {
   const name = clean(input.name);
   const domainRaw = clean(input.domain);
   const urlRaw = clean(input.url);
@@ -232,7 +249,28 @@ function byName(ctx: CompanyContext, ev: Evidence): Verdict {
   const pick = search.exact
     ? decide(ctx, search.hits, q, { threshold: NAME_THRESHOLD, margin: NAME_MARGIN, country })
     : decideFuzzy(ctx, search.hits, q, search.scored ?? q.scored, { country });
-  if (pick === null) return { kind: 'none', candidates: search.hits };
+  if (pick === null) {
+    const other = otherForm(ctx, q, accept);
+    if (other !== null) {
+      const candidates = search.hits.some((h) => h.pos === other.pos)
+        ? search.hits
+        : [{ pos: other.pos, score: 1 }, ...search.hits];
+      return { kind: 'match', ...other, candidates };
+    }
+    const expanded = abbreviated(ctx, q, accept);
+    if (expanded !== null) {
+      const candidates = search.hits.some((h) => h.pos === expanded.pos)
+        ? search.hits
+        : [{ pos: expanded.pos, score: 0.9 }, ...search.hits];
+      return { kind: 'match', ...expanded, candidates };
+    }
+    const guess = ctx.minConfidence === undefined ? null : bestGuess(ctx, q, accept, search);
+    if (guess === null) return { kind: 'none', candidates: search.hits };
+    const candidates = search.hits.some((h) => h.pos === guess.pos)
+      ? search.hits
+      : [{ pos: guess.pos, score: 1 }, ...search.hits];
+    return { kind: 'match', ...guess, candidates };
+  }
   return {
     kind: 'match',
     pos: pick.pos,
@@ -240,6 +278,105 @@ function byName(ctx: CompanyContext, ev: Evidence): Verdict {
     on: [search.exact ? 'name' : 'name_fuzzy'],
     candidates: search.hits,
   };
+}
+
+/** Abbreviated words ("Brightw. Electr.", "Intl Business Mach"): at most this many readings each. */
+const PREFIX_READINGS = 8;
+/** Confidence of a name found by reading its abbreviated or cut-off words in full. */
+const ABBREVIATED_CONFIDENCE = 0.88;
+
+/**
+ * A name whose words no indexed name has are read as abbreviations or cut-off words of indexed words
+ * ("Brightw. Electr." → "brightwell electronics"): when exactly one business has a name that a reading
+ * gives exactly (legal form allowing), that business.
+ */
+function abbreviated(
+  ctx: CompanyContext,
+  q: QueryName,
+  accept: ((pos: number) => boolean) | undefined,
+): { pos: number; confidence: number; on: MatchedOn[] } | null {
+  const words = q.scored.tokens;
+  if (words.length === 0 || words.length > 6) return null;
+  const tokens = ctx.tokens();
+  const readings: string[][] = [];
+  let unknown = 0;
+  for (const w of words) {
+    if (tokens.vocabId.has(w) || w.length < 3 || /^[0-9]+$/.test(w)) {
+      readings.push([w]);
+      continue;
+    }
+    const full = wordsWithPrefix(tokens, w, PREFIX_READINGS);
+    if (full.length === 0) return null;
+    readings.push(full);
+    unknown++;
+  }
+  if (unknown === 0) return null;
+  let keys = [''];
+  for (const r of readings) {
+    keys = keys.flatMap((k) => r.map((w) => (k ? `${k} ${w}` : w)));
+    if (keys.length > 64) return null;
+  }
+  const found = new Set<number>();
+  for (const key of keys)
+    for (const pos of ctx.index.byNameKey.get(key))
+      if ((accept === undefined || accept(pos)) && !formConflict(ctx, q, pos)) found.add(pos);
+  if (found.size !== 1) return null;
+  const [pos] = found as Set<number> & Iterable<number>;
+  return { pos: pos as number, confidence: ABBREVIATED_CONFIDENCE, on: ['name_fuzzy'] };
+}
+
+/** Confidence of the one business with the same name written with another legal form. */
+const OTHER_FORM_CONFIDENCE = 0.8;
+
+/**
+ * The one business with the same name, written with another legal form ("Brightwell Inc." when only
+ * "Brightwell N.V." exists): matched at a lower confidence, and said so. Several such namesakes: none.
+ */
+function otherForm(
+  ctx: CompanyContext,
+  q: QueryName,
+  accept: ((pos: number) => boolean) | undefined,
+): { pos: number; confidence: number; on: MatchedOn[] } | null {
+  if (q.form.length === 0 || q.key.length === 0) return null;
+  const same = ctx.index.byNameKey.get(q.key);
+  if (same.length !== 1) return null;
+  const pos = same[0] as number;
+  if ((accept !== undefined && !accept(pos)) || !formConflict(ctx, q, pos)) return null;
+  return { pos, confidence: OTHER_FORM_CONFIDENCE, on: ['name', 'legal_form_differs'] };
+}
+
+/**
+ * The best candidate of a row the default decision leaves open, with a confidence that says how often
+ * such a guess is right (calibrated on real labelled names, `bench/match/real-companies.ts`): the same
+ * name with another legal form ("Brightwell Inc." for "Brightwell N.V."), namesakes shared out, or the
+ * best fuzzy candidate discounted for words only one name has and for a close runner-up.
+ */
+function bestGuess(
+  ctx: CompanyContext,
+  q: QueryName,
+  accept: ((pos: number) => boolean) | undefined,
+  search: NameSearch,
+): { pos: number; confidence: number; on: MatchedOn[] } | null {
+  const same = ctx.index.byNameKey.get(q.key).filter((p) => accept === undefined || accept(p));
+  if (same.length > 0) {
+    same.sort((a, b) => a - b);
+    const fits = same.filter((p) => !formConflict(ctx, q, p));
+    if (fits.length > 0) return { pos: fits[0] as number, confidence: 0.9 / fits.length, on: ['name'] };
+    return {
+      pos: same[0] as number,
+      confidence: OTHER_FORM_CONFIDENCE / same.length,
+      on: ['name', 'legal_form_differs'],
+    };
+  }
+  if (search.exact) return null;
+  const best = search.hits[0];
+  if (best === undefined) return null;
+  const second = search.hits[1]?.score ?? 0;
+  alignedScore(search.scored ?? q.scored, ctx.scored(best.pos));
+  const unmatched = lastAlignment.unmatched;
+  const lead = Math.min(1, (best.score - second) / 0.1);
+  const confidence = best.score * (0.55 + 0.35 * lead) * (unmatched > 0 ? 0.9 : 1);
+  return { pos: best.pos, confidence, on: ['name_fuzzy'] };
 }
 
 /** The best other candidates of a verdict, for `alternatives`. */

@@ -11,8 +11,8 @@ import {
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
-import { candidates, nearVocabulary, type TokenIndex } from '../../indexes/match/token-index.js';
-import { companyMatchKey, words } from '../../normalise/index.js';
+import { candidates, nearVocabulary, sameJoined, type TokenIndex } from '../../indexes/match/token-index.js';
+import { companyMatchName } from '../../normalise/index.js';
 import {
   alignedScore,
   companyScore,
@@ -23,7 +23,7 @@ import {
   STOP_WORDS,
   type ScoredName,
 } from './company-score.js';
-import { formOutsideCountry, formsConflict, legalForm } from './legal-form.js';
+import { formOutsideCountry, formsConflict } from './legal-form.js';
 import type { Scored } from './types.js';
 
 /** A fuzzy name match needs this score … */
@@ -45,29 +45,30 @@ export interface CompanyContext {
   readonly index: BusinessMatchIndex;
   /** Whether verdicts must carry scored candidates and the full `on` list (explain / alternatives). */
   readonly detail: boolean;
+  /** `MatchOptions.minConfidence`: when set, rows the default leaves open get a calibrated best guess. */
+  readonly minConfidence?: number;
   tokens(): TokenIndex;
   scored(pos: number): ScoredName;
   /** The canonical legal form business `pos` is written with ('' when none). */
   form(pos: number): string;
 }
 
-export function companyContext(engine: Engine, detail = true): CompanyContext {
+export function companyContext(engine: Engine, detail = true, minConfidence?: number): CompanyContext {
   const index = businessMatchIndex(engine);
   // Filled on first use, by position (a candidate is scored many times over a batch).
   const cache = engine.cached('match.businesses.scored', () => new Array<ScoredName | undefined>(index.size));
-  const forms = engine.cached('match.businesses.forms', () => new Array<string | undefined>(index.size));
   let tokens: TokenIndex | undefined;
   return {
     index,
-    detail,
+    // With a threshold every row is searched in full, so plain and explained runs see the same candidates.
+    detail: detail || minConfidence !== undefined,
+    minConfidence,
     tokens: () => (tokens ??= businessNameIndex(engine)),
     scored(pos) {
       return (cache[pos] ??= scoredName(splitKey(index.nameKeys[pos] as string)));
     },
     form(pos) {
-      return (forms[pos] ??= legalForm(
-        legalSuffix(index.names[pos] as string, index.nameKeys[pos] as string),
-      ));
+      return index.forms[pos] as string;
     },
   };
 }
@@ -75,28 +76,21 @@ export function companyContext(engine: Engine, detail = true): CompanyContext {
 export interface QueryName {
   key: string;
   scored: ScoredName;
-  /** Canonical legal form the name is written with ("gmbh", "inc"), '' when none. */
+  /** Legal-form classes the name is written with ("gmbh", "co+ltd"), '' when none. */
   form: string;
+  /** The name ended in a lone letter (a legal form cut off). */
+  truncated: boolean;
 }
 
 export function queryName(name: string): QueryName {
-  const key = companyMatchKey(name);
-  return { key, scored: scoredName(splitKey(key)), form: legalForm(legalSuffix(name, key)) };
+  const m = companyMatchName(name);
+  return { key: m.key, scored: scoredName(splitKey(m.key)), form: m.form, truncated: m.truncated };
 }
 
 /** Whether business `pos` is written with a legal form other than the query's (a different entity). */
 export function formConflict(ctx: CompanyContext, q: QueryName, pos: number): boolean {
   if (q.form.length === 0) return false;
   return formsConflict(q.form, ctx.form(pos)) || formOutsideCountry(q.form, ctx.index.countries[pos] ?? null);
-}
-
-/** The folded words after the key's tokens: the legal form the name was written with. */
-export function legalSuffix(name: string, key: string): string {
-  const all = words(name);
-  const n = key.length === 0 ? 0 : splitKey(key).length;
-  let start = 0;
-  while (all.length - start > n && all[start] === 'the') start++;
-  return all.slice(start + n).join(' ');
 }
 
 export interface NameSearch {
@@ -134,7 +128,16 @@ export function searchCompanyName(
   if (forDecision && scored.known !== undefined && scored.known.every(Boolean)) {
     // Every query word is an indexed word, taken as written: only a name with the same words can line
     // up word for word ({@link decideFuzzy}), i.e. the same words in another order.
-    return { exact: false, hits: sameWords(tokens, ctx.scored, scored, ok, floor), scored };
+    // … or the same letters spaced otherwise ("Day Care" / "Daycare"), which the explained run finds too.
+    const hits = sameWords(tokens, ctx.scored, scored, ok, floor);
+    if (scored.joined.length >= 8 && mayBeRespaced(tokens, scored.tokens)) {
+      for (const pos of sameJoined(tokens, scored.joined, scored.tokens.length)) {
+        if (!ok(pos) || hits.some((h) => h.pos === pos)) continue;
+        hits.push({ pos, score: alignedScore(scored, withIds(ctx.scored(pos), tokens)) });
+      }
+      hits.sort(byScore);
+    }
+    return { exact: false, hits, scored };
   }
   // A candidate that near-matches fewer query words than the query has (stop words aside) leaves one
   // without a counterpart (a word lines up only with a near word), so it can only be decided on as the
@@ -153,6 +156,24 @@ export function searchCompanyName(
       : undefined;
   const found = candidates(tokens, scored.tokens, undefined, respaced);
   return { exact: false, hits: fuzzyHits(tokens, ctx.scored, scored, ok, floor, found), scored };
+}
+
+/**
+ * Whether an indexed name can hold the query's words spaced otherwise: two or three adjacent query words
+ * written together are an indexed word ("day care" → "daycare"), or a query word splits into two indexed
+ * words ("daycare" → "day care"). A cheap test before looking names up by their joined form.
+ */
+function mayBeRespaced(tokens: TokenIndex, words: readonly string[]): boolean {
+  for (let i = 0; i + 1 < words.length; i++) {
+    const two = (words[i] as string) + (words[i + 1] as string);
+    if (tokens.vocabId.has(two)) return true;
+    if (i + 2 < words.length && tokens.vocabId.has(two + (words[i + 2] as string))) return true;
+  }
+  for (const w of words) {
+    for (let k = 2; k <= w.length - 2; k++)
+      if (tokens.vocabId.has(w.slice(0, k)) && tokens.vocabId.has(w.slice(k))) return true;
+  }
+  return false;
 }
 
 /** Whether a query word is near no indexed word (a stop word may stay unmatched, so it never is). */

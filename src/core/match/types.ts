@@ -37,13 +37,28 @@ export const PROSPECT_KEYS = [
 
 /** Which evidence agreed on the answer. */
 export type MatchedOn =
-  'domain' | 'host' | 'linkedin' | 'name' | 'name_fuzzy' | 'email' | 'phone' | 'business_id' | 'company';
+  | 'domain'
+  | 'host'
+  | 'linkedin'
+  | 'name'
+  | 'name_fuzzy'
+  | 'email'
+  | 'phone'
+  | 'business_id'
+  | 'company'
+  /** The name matched but the legal form written differs ("Brightwell Inc." for "Brightwell N.V."). */
+  | 'legal_form_differs';
 
 export interface MatchOptions {
   /** Add `match_confidence` (0–1) and `matched_on` to every row. */
   explain?: boolean;
   /** Add up to this many other candidates with their scores (`alternatives`). */
   alternatives?: number;
+  /**
+   * 0–1. Absent: the precision-first decision. Present: a row is matched to its best candidate iff that
+   * candidate's calibrated `match_confidence` reaches it (lower it to trade precision for recall).
+   */
+  minConfidence?: number;
 }
 
 /** Per-row errors: stable `error_type` codes and their messages. */

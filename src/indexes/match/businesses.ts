@@ -5,7 +5,7 @@
  * separate cache entry, built on the first fuzzy query.
  */
 import type { Engine } from '../../engine.js';
-import { companyMatchKeyOf } from '../../normalise/index.js';
+import { companyMatchName } from '../../normalise/index.js';
 import { KeyIndex } from './key-index.js';
 import { buildTokenIndex, type TokenIndex } from './token-index.js';
 
@@ -13,8 +13,10 @@ export interface BusinessMatchIndex {
   readonly size: number;
   readonly ids: readonly string[];
   readonly names: readonly string[];
-  /** Match keys of the names (`companyMatchKey`: every legal form stripped). */
+  /** Match keys of the names (`companyMatchName`: legal forms, locations and notes read off). */
   readonly nameKeys: readonly string[];
+  /** The legal-form classes each name is written with ('' when none). */
+  readonly forms: readonly string[];
   readonly domains: readonly (string | null)[];
   readonly linkedin: readonly (string | null)[];
   readonly countries: readonly (string | null)[];
@@ -31,7 +33,6 @@ type Row = [
   rowid: number,
   id: string,
   name: string,
-  key: string,
   domain: string | null,
   host: string | null,
   slug: string | null,
@@ -46,6 +47,7 @@ function build(engine: Engine): BusinessMatchIndex {
   const ids: string[] = [];
   const names: string[] = [];
   const nameKeys: string[] = [];
+  const forms: string[] = [];
   const domains: (string | null)[] = [];
   const linkedin: (string | null)[] = [];
   const countries: (string | null)[] = [];
@@ -56,13 +58,15 @@ function build(engine: Engine): BusinessMatchIndex {
   const byNameKey = new KeyIndex();
   const rows = db
     .prepare(
-      `SELECT rowid, business_id, name, name_key, domain, host, linkedin_slug, country_code
+      `SELECT rowid, business_id, name, domain, host, linkedin_slug, country_code
        FROM businesses ORDER BY rowid`,
     )
     .raw()
     .iterate() as IterableIterator<Row>;
-  for (const [rowid, id, name, stored, domain, host, slug, country] of rows) {
-    const key = companyMatchKeyOf(name, stored);
+  for (const [rowid, id, name, domain, host, slug, country] of rows) {
+    const m = companyMatchName(name);
+    const key = m.key;
+    forms.push(m.form);
     const pos = ids.length;
     positionOfRowid[rowid] = pos;
     ids.push(id);
@@ -82,6 +86,7 @@ function build(engine: Engine): BusinessMatchIndex {
     ids,
     names,
     nameKeys,
+    forms,
     domains,
     linkedin,
     countries,

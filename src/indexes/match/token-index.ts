@@ -313,6 +313,27 @@ function spacedVariants(
   for (const near of hits) for (const v of near) s.mask[v] = 0;
 }
 
+/**
+ * The documents whose words, written without spaces, are exactly `text` but whose word count is not
+ * `words` ("Day Care" / "Daycare"), ascending.
+ */
+export function sameJoined(index: TokenIndex, text: string, words: number): number[] {
+  let spacing = spacings.get(index);
+  if (spacing === undefined) {
+    spacing = buildSpacingIndex(index.docJoined, index.docHead, index.docTail);
+    spacings.set(index, spacing);
+  }
+  const out = new Set<number>();
+  spacingCandidates(spacing, text, (doc) => {
+    if (index.docWords[doc] === words || index.docJoined[doc] !== text.length || out.has(doc)) return;
+    let joined = '';
+    for (let j = index.docStart[doc] as number; j < (index.docStart[doc + 1] as number); j++)
+      joined += index.vocab[index.docTok[j] as number];
+    if (joined === text) out.add(doc);
+  });
+  return [...out].sort((a, b) => a - b);
+}
+
 function blocked(
   index: TokenIndex,
   queryTokens: readonly string[],
@@ -515,4 +536,34 @@ function mostShared(
   // Every name seen so far shares two query tokens, so with best < 2 none was: `kept` is empty.
   if (respacedOnly) spacedVariants(index, hits, respaced, (doc) => kept.push(doc));
   return { positions: kept, complete: complete && need <= 1, shared: kept.length > 0 ? need : 0 };
+}
+
+const sortedVocabs = new WeakMap<TokenIndex, string[]>();
+
+/**
+ * Indexed words that start with `prefix` and are longer ("electr" → "electric", "electronics"), at most
+ * `limit` of them, most frequent first (an abbreviation stands for a common word more often than not).
+ */
+export function wordsWithPrefix(index: TokenIndex, prefix: string, limit: number): string[] {
+  let sorted = sortedVocabs.get(index);
+  if (sorted === undefined) {
+    sorted = [...index.vocab].sort();
+    sortedVocabs.set(index, sorted);
+  }
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: string[] = [];
+  for (let i = lo; i < sorted.length && (sorted[i] as string).startsWith(prefix); i++) {
+    if ((sorted[i] as string).length > prefix.length) out.push(sorted[i] as string);
+  }
+  const df = (w: string) => {
+    const v = index.vocabId.get(w) as number;
+    return (index.postStart[v + 1] as number) - (index.postStart[v] as number);
+  };
+  return out.sort((a, b) => df(b) - df(a) || (a < b ? -1 : 1)).slice(0, limit);
 }

@@ -1,0 +1,162 @@
+/**
+ * Country and place words in company names, from the data the runtime and the repo already hold: country
+ * names in several languages from CLDR (`Intl.DisplayNames`, shipped with Node's ICU), the spec's country
+ * and region names (`enums.json`) and the generator's real cities. Country words inside a name are
+ * written one way ("Holland", "Nederland", "Pays-Bas" → `netherlands`); places after the name ("…,
+ * Utrecht, NL", "… te Utrecht") are recognised so the normaliser can drop them.
+ */
+import { COUNTRIES } from '../generate/data/places.js';
+import { COUNTRY_CODES, COUNTRY_NAMES, REGION_NAMES } from '../schemas/enums.js';
+import { words } from './text.js';
+
+/** Languages whose country names are recognised (the languages company registers are written in). */
+const LANGUAGES = [
+  'en',
+  'de',
+  'fr',
+  'nl',
+  'es',
+  'it',
+  'pt',
+  'sv',
+  'da',
+  'nb',
+  'fi',
+  'pl',
+  'cs',
+  'ro',
+  'hu',
+  'tr',
+  'id',
+];
+
+/**
+ * Common names for countries and regions that CLDR files elsewhere (short forms, older names) → the
+ * ISO code, or `europe` for the continent, which names use as a qualifier like a country.
+ */
+const ALIASES: readonly (readonly [string, string])[] = [
+  ['holland', 'nl'],
+  ['usa', 'us'],
+  ['us', 'us'],
+  ['america', 'us'],
+  ['united states of america', 'us'],
+  ['uk', 'gb'],
+  ['great britain', 'gb'],
+  ['britain', 'gb'],
+  ['deutschland', 'de'],
+  ['brasil', 'br'],
+  ['schweiz', 'ch'],
+  ['suisse', 'ch'],
+  ['svizzera', 'ch'],
+  ['nippon', 'jp'],
+  ['korea', 'kr'],
+  ['republic of korea', 'kr'],
+  ['europe', 'europe'],
+  ['europa', 'europe'],
+  ['europaische', 'europe'],
+  ['european', 'europe'],
+  ['europeenne', 'europe'],
+];
+
+/** The canonical word of a country: its English name without spaces ("unitedkingdom"). */
+function canonical(code: string, english: ReadonlyMap<string, string>): string {
+  if (code === 'europe') return 'europe';
+  return (english.get(code) ?? code).replace(/ /g, '');
+}
+
+function buildCountryWords(): Map<string, string> {
+  const english = new Map<string, string>();
+  const en = new Intl.DisplayNames(['en'], { type: 'region' });
+  for (const code of COUNTRY_CODES) {
+    const name = safeName(en, code);
+    if (name !== null) english.set(code, words(name).join(' '));
+  }
+  const out = new Map<string, string>();
+  const add = (phrase: string, code: string) => {
+    const folded = words(phrase).join(' ');
+    if (folded.length >= 2 && !out.has(folded)) out.set(folded, canonical(code, english));
+  };
+  for (const [phrase, code] of ALIASES) add(phrase, code);
+  for (const lang of LANGUAGES) {
+    const names = new Intl.DisplayNames([lang], { type: 'region' });
+    for (const code of COUNTRY_CODES) {
+      const name = safeName(names, code);
+      if (name !== null) add(name, code);
+    }
+  }
+  COUNTRY_CODES.forEach((code, i) => add(COUNTRY_NAMES[i] ?? '', code));
+  return out;
+}
+
+function safeName(names: Intl.DisplayNames, code: string): string | null {
+  try {
+    const name = names.of(code.toUpperCase());
+    return name === undefined || name === code.toUpperCase() ? null : name;
+  } catch {
+    return null;
+  }
+}
+
+/** Folded country phrase ("pays bas", "holland", "united states") → canonical word ("netherlands"). */
+export const COUNTRY_WORDS: ReadonlyMap<string, string> = buildCountryWords();
+/** The canonical country words themselves (what {@link COUNTRY_WORDS} maps to). */
+export const CANONICAL_COUNTRIES: ReadonlySet<string> = new Set(COUNTRY_WORDS.values());
+
+function buildPlaces(): Set<string> {
+  const out = new Set<string>();
+  const add = (s: string) => {
+    const folded = words(s).join(' ');
+    if (folded.length >= 2) out.add(folded);
+  };
+  for (const country of COUNTRIES) for (const city of country.cities) add(city[0]);
+  for (const region of REGION_NAMES) add(region.replace(/\[.*\]/, ''));
+  for (const c of CANONICAL_COUNTRIES) out.add(c);
+  for (const c of COUNTRY_CODES) out.add(c); // "…, Utrecht, NL"
+  return out;
+}
+
+/** Folded place names (cities, regions, countries) that may follow a name as its location. */
+export const PLACES: ReadonlySet<string> = buildPlaces();
+
+/** Last word of a place or country phrase → the most words such a phrase has. */
+const PLACE_LAST: ReadonlyMap<string, number> = (() => {
+  const out = new Map<string, number>();
+  for (const phrase of [...PLACES, ...COUNTRY_WORDS.keys()]) {
+    const parts = phrase.split(' ');
+    const last = parts[parts.length - 1] as string;
+    out.set(last, Math.max(out.get(last) ?? 0, parts.length));
+  }
+  return out;
+})();
+
+/** The longest phrase length in either map (phrases are looked up by word count). */
+export const MAX_PLACE_WORDS = 5;
+
+/**
+ * How many trailing words of `tokens[start..end)` name a place or country (0 when none; never all of
+ * the range).
+ */
+export function trailingPlaceLength(tokens: readonly string[], start: number, end: number): number {
+  const most = PLACE_LAST.get(tokens[end - 1] as string);
+  if (most === undefined) return 0;
+  for (let n = Math.min(most, MAX_PLACE_WORDS, end - start - 1); n >= 1; n--) {
+    const phrase = n === 1 ? (tokens[end - 1] as string) : tokens.slice(end - n, end).join(' ');
+    if (PLACES.has(phrase) || COUNTRY_WORDS.has(phrase)) return n;
+  }
+  return 0;
+}
+
+/** Whether the words `tokens` are one place or country (or a run of them: "Utrecht NL"). */
+export function isPlace(tokens: readonly string[]): boolean {
+  let end = tokens.length;
+  while (end > 0) {
+    let n = Math.min(MAX_PLACE_WORDS, end);
+    for (; n >= 1; n--) {
+      const phrase = tokens.slice(end - n, end).join(' ');
+      if (PLACES.has(phrase) || COUNTRY_WORDS.has(phrase)) break;
+    }
+    if (n === 0) return false;
+    end -= n;
+  }
+  return tokens.length > 0;
+}

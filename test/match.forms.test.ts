@@ -1,0 +1,84 @@
+/**
+ * Decisions on legal-form evidence (issue 13 §4): the same form is preferred, a name whose only
+ * candidate differs by legal form alone matches at a lower confidence and says so, a qualifier word
+ * ("Europe", "Holdings") still means another company, and subsidiaries match themselves.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matchBusinessRows } from '../src/core/match/index.js';
+import { openEngine, type Engine } from '../src/engine.js';
+
+const NAMES: [string, string][] = [
+  ['Acme Inc.', 'US'],
+  ['Brightwell N.V.', 'NL'],
+  ['Brightwell Holdings Ltd', 'GB'],
+  ['Siemens Aktiengesellschaft', 'DE'],
+  ['Siemens Healthineers AG', 'DE'],
+  ['Nordlicht GmbH', 'DE'],
+  ['Nordlicht Inc.', 'US'],
+  ['Toshiba Corporation', 'JP'],
+];
+const id = (i: number) => i.toString(16).padStart(32, '0');
+
+let engine: Engine;
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'match-forms-'));
+  const rows = NAMES.map(([name, country], i) => ({
+    business_id: id(i),
+    name,
+    country_code: country,
+    number_of_employees_range: '11-50',
+    is_public_company: false,
+  }));
+  writeFileSync(join(dir, 'businesses.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
+  );
+  engine = openEngine();
+  await engine.load(dir, { strict: true });
+});
+afterAll(() => engine.close());
+
+const match = (name: string) => {
+  const [plain] = matchBusinessRows(engine, [{ name }]);
+  const [explained] = matchBusinessRows(engine, [{ name }], { explain: true, alternatives: 2 });
+  expect(explained!.business_id).toBe(plain!.business_id);
+  return explained!;
+};
+
+describe('legal forms as evidence', () => {
+  it('reads every spelling of a form as that form, at either end', () => {
+    for (const n of [
+      'Brightwell NV',
+      'N.V. Brightwell',
+      'Brightwell Naamloze Vennootschap',
+      'Brightwell N.V., Utrecht, NL',
+    ])
+      expect(match(n).business_id, n).toBe(id(1));
+    expect(match('Siemens AG').business_id).toBe(id(3));
+    expect(match('Kabushiki Kaisha Toshiba').matched_on).toEqual(['name', 'legal_form_differs']);
+  });
+
+  it('prefers the candidate with the same legal form', () => {
+    expect(match('Nordlicht G.m.b.H.').business_id).toBe(id(5));
+    expect(match('Nordlicht Incorporated').business_id).toBe(id(6));
+    expect(match('Nordlicht S.A.').business_id).toBeNull(); // two namesakes, neither with that form
+  });
+
+  it('matches the only candidate that differs by legal form alone, at a lower confidence, and says so', () => {
+    const row = match('Brightwell Inc.');
+    expect(row.business_id).toBe(id(1));
+    expect(row.matched_on).toEqual(['name', 'legal_form_differs']);
+    expect(row.match_confidence).toBeLessThan(0.9);
+  });
+
+  it('keeps qualifier words: another company, and subsidiaries match themselves', () => {
+    expect(match('Acme Europe GmbH').business_id).toBeNull();
+    expect(match('Acme UK Ltd').business_id).toBeNull();
+    expect(match('Brightwell Holdings Ltd').business_id).toBe(id(2));
+    expect(match('Siemens Healthineers AG').business_id).toBe(id(4));
+  });
+});

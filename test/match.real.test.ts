@@ -1,0 +1,120 @@
+/**
+ * Company-name matching on real names (`shared/data/real`): US listed-company names as the snapshot,
+ * variants written the ways real filings and CRMs write them, held-out names that must stay unmatched,
+ * and early-childhood organisations written by several agencies. Floors on a small subset; the full
+ * figures come from `bench/match/real-companies.ts`.
+ */
+import fc from 'fast-check';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realCompanySet, realDataDir, score, type RealSet } from '../bench/match/real-data.js';
+import { matchBusinessRows } from '../src/core/match/index.js';
+import { openEngine, type Engine } from '../src/engine.js';
+
+const dir = realDataDir();
+let engine: Engine;
+let set: RealSet;
+
+beforeAll(async () => {
+  if (dir === null) return;
+  set = realCompanySet(dir, { perKind: 15, childhood: 150, seed: 3 });
+  const d = mkdtempSync(join(tmpdir(), 'match-real-'));
+  const rows = set.businesses.map((b) => ({
+    ...b,
+    number_of_employees_range: '51-200',
+    is_public_company: true,
+  }));
+  writeFileSync(join(d, 'businesses.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(
+    join(d, 'manifest.json'),
+    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
+  );
+  engine = openEngine();
+  await engine.load(d, { strict: true });
+}, 60_000);
+afterAll(() => engine?.close());
+
+const ids = (rows: { business_id: string | null }[]) => rows.map((r) => r.business_id);
+
+describe.skipIf(dir === null)('company names as really written', () => {
+  it('keeps precision on variants and held-out names, and finds most variants', () => {
+    const got = ids(
+      matchBusinessRows(
+        engine,
+        set.queries.map((q) => ({ name: q.name })),
+      ),
+    );
+    const s = score(set.queries, got);
+    const variants = s.find((x) => x.kind === 'variants (all)')!;
+    expect(variants.precision).toBeGreaterThanOrEqual(0.98);
+    expect(variants.recall).toBeGreaterThanOrEqual(0.6);
+    for (const kind of ['trailing_location', 'spelled_out_form', 'marker', 'initials', 'case_punctuation']) {
+      expect(s.find((x) => x.kind === kind)!.recall, kind).toBeGreaterThanOrEqual(0.8);
+    }
+    const absent = set.queries.flatMap((q, i) =>
+      q.truth === null && q.kind !== 'absent_childhood' ? [got[i]] : [],
+    );
+    expect(absent.filter((g) => g !== null).length / absent.length).toBeLessThanOrEqual(0.05);
+  });
+
+  it('trades precision for recall with min_confidence, and reports the best candidate below it', () => {
+    const rows = set.queries.map((q) => ({ name: q.name }));
+    const recall = (got: (string | null)[]) =>
+      score(set.queries, got).find((x) => x.kind === 'overall')!.recall;
+    const base = recall(ids(matchBusinessRows(engine, rows)));
+    const low = recall(ids(matchBusinessRows(engine, rows, { minConfidence: 0.6 })));
+    const high = matchBusinessRows(engine, rows, { minConfidence: 0.99, alternatives: 1, explain: true });
+    expect(low).toBeGreaterThan(base);
+    expect(recall(ids(high))).toBeLessThanOrEqual(base);
+    // "Brightwell Inc." for the only "Brightwell N.V.": matched at a lower confidence, and said so.
+    const other = set.queries.findIndex((q) => q.kind === 'other_legal_form');
+    const [row] = matchBusinessRows(engine, [rows[other]!], { minConfidence: 0.5, explain: true });
+    if (row!.business_id !== null && row!.matched_on!.includes('legal_form_differs'))
+      expect(row!.match_confidence).toBeLessThan(0.9);
+    // Below the threshold: null, with the best candidate among the alternatives.
+    for (const r of high)
+      if (r.business_id === null && (r.alternatives?.length ?? 0) > 0)
+        expect(r.alternatives![0]!.id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('matches a row iff its best candidate reaches min_confidence, monotonically in the threshold', () => {
+    const rows = set.queries.slice(0, 400).map((q) => ({ name: q.name }));
+    const guesses = matchBusinessRows(engine, rows, { minConfidence: 0, explain: true });
+    for (const t of [0.3, 0.6, 0.8, 0.95]) {
+      const at = matchBusinessRows(engine, rows, { minConfidence: t, explain: true });
+      at.forEach((r, i) => {
+        const g = guesses[i]!;
+        // The same best candidate, kept exactly when its confidence reaches the threshold.
+        expect(r.business_id).toBe((g.match_confidence ?? 0) >= t ? g.business_id : null);
+        if (r.business_id !== null) expect(r.match_confidence).toBeGreaterThanOrEqual(t);
+      });
+    }
+  });
+
+  it('decides every row alike with and without explanations (real rows and perturbed ones)', () => {
+    const names = set.queries.map((q) => q.name);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...names),
+        fc.constantFrom('', ' Inc.', ', Utrecht, NL', ' N.V.', ' GmbH'),
+        fc.constantFrom(0, 1, 2),
+        (name, suffix, cut) => {
+          const q = { name: (cut > 0 ? name.slice(0, Math.max(3, name.length - cut * 2)) : name) + suffix };
+          const plain = matchBusinessRows(engine, [q])[0]!.business_id;
+          const explained = matchBusinessRows(engine, [q], { explain: true, alternatives: 3 })[0]!
+            .business_id;
+          const t1 = matchBusinessRows(engine, [q], { minConfidence: 0.7 })[0]!.business_id;
+          const t2 = matchBusinessRows(engine, [q], {
+            minConfidence: 0.7,
+            explain: true,
+            alternatives: 2,
+          })[0]!.business_id;
+          return plain === explained && t1 === t2;
+        },
+      ),
+      { numRuns: 300, seed: 13 },
+    );
+  });
+});
