@@ -25,15 +25,19 @@ export const ProspectMatchInput = z.strictObject({
 export type ProspectMatchInput = z.output<typeof ProspectMatchInput>;
 
 const requestContext = z.record(z.string(), z.unknown()).nullish();
+/** Extension: match a row iff its best candidate's calibrated confidence reaches this (absent: the default). */
+const minConfidence = z.number().min(0).max(1).nullish();
 
 export const BusinessesMatchRequest = z.strictObject({
   request_context: requestContext,
   businesses_to_match: z.array(BusinessMatchInput).min(1).max(50),
+  min_confidence: minConfidence,
 });
 export type BusinessesMatchRequest = z.output<typeof BusinessesMatchRequest>;
 
 export const ProspectsMatchRequest = z.strictObject({
   request_context: requestContext,
   prospects_to_match: z.array(ProspectMatchInput).min(1).max(50),
+  min_confidence: minConfidence,
 });
 export type ProspectsMatchRequest = z.output<typeof ProspectsMatchRequest>;

@@ -44,6 +44,11 @@ export interface MatchOptions {
   explain?: boolean;
   /** Add up to this many other candidates with their scores (`alternatives`). */
   alternatives?: number;
+  /**
+   * 0–1. When set, a row is matched to its best candidate iff that candidate's calibrated
+   * `match_confidence` is at least this; absent: the precision-first default decision.
+   */
+  minConfidence?: number;
 }
 
 /** Per-row errors: stable `error_type` codes and their messages. */
