@@ -355,7 +355,9 @@ describe('min_confidence', () => {
 
   it('appears in the MCP match tools input schemas (derived from the route schemas)', () => {
     for (const name of ['match_prospects', 'match_businesses']) {
-      const schema = inputJsonSchema(TOOLS_BY_NAME.get(name)!) as { properties: Record<string, unknown> };
+      const schema = inputJsonSchema(TOOLS_BY_NAME.get(name)!) as unknown as {
+        properties: Record<string, unknown>;
+      };
       expect(schema.properties).toHaveProperty('min_confidence');
     }
   });
