@@ -2,8 +2,10 @@
  * Prospect match, one row at a time against in-memory indexes. Exact keys first (e-mail, profile slug,
  * phone), then full name within the company: `business_id` restricts the search to one business,
  * otherwise `company_name` is resolved with the business name search (every close candidate is kept, so
- * the person's name can settle which of several near-identical companies is meant). Rules (§3.2):
- * `full_name` needs `company_name` or `business_id`, and the reverse.
+ * the person's name can settle which of several near-identical companies is meant), or a work e-mail's
+ * domain names the employer; the name is looked up in those companies' word indexes (`person-score.ts`)
+ * and decided on a calibrated confidence. Rules (§3.2): `full_name` needs `company_name` or
+ * `business_id`, and the reverse.
  */
 import type { Engine } from '../../engine.js';
 import type { KeyIndex } from '../../indexes/match/key-index.js';
