@@ -163,7 +163,8 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     phone = normalisePhone(phoneRaw, country ?? undefined);
     if (phone === null && country === null && only === -1 && companyName !== null) {
       const top = searchCompanyName(company, queryName(companyName)).hits[0];
-      if (top !== undefined && top.score >= NAME_THRESHOLD) country = company.index.countries[top.pos] ?? null;
+      if (top !== undefined && top.score >= NAME_THRESHOLD)
+        country = company.index.countries[top.pos] ?? null;
       if (country !== null) phone = normalisePhone(phoneRaw, country);
     }
     if (phone === null && country === null) phone = normalisePhone(phoneRaw, 'us');
