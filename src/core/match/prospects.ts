@@ -46,6 +46,18 @@ export interface ProspectContext {
   readonly index: ProspectMatchIndex;
   /** The `minConfidence` option; undefined: the default decision. */
   readonly minConfidence: number | undefined;
+  /** Company-name searches of this batch (rows of one batch often name the same company). */
+  readonly companySearches: Map<string, readonly Scored[]>;
+}
+
+/** The business name search's hits for `name`, once per batch. */
+function companyHits(ctx: ProspectContext, name: string): readonly Scored[] {
+  let hits = ctx.companySearches.get(name);
+  if (hits === undefined) {
+    hits = searchCompanyName(ctx.company, queryName(name)).hits;
+    if (ctx.companySearches.size < 4096) ctx.companySearches.set(name, hits);
+  }
+  return hits;
 }
 
 export function prospectContext(engine: Engine, detail = true, minConfidence?: number): ProspectContext {
@@ -54,6 +66,7 @@ export function prospectContext(engine: Engine, detail = true, minConfidence?: n
     detail,
     index: prospectMatchIndex(engine),
     minConfidence,
+    companySearches: new Map(),
   };
 }
 
@@ -162,7 +175,7 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     let country = only >= 0 ? (company.index.countries[only] ?? null) : null;
     phone = normalisePhone(phoneRaw, country ?? undefined);
     if (phone === null && country === null && only === -1 && companyName !== null) {
-      const top = searchCompanyName(company, queryName(companyName)).hits[0];
+      const top = companyHits(ctx, companyName)[0];
       if (top !== undefined && top.score >= NAME_THRESHOLD)
         country = company.index.countries[top.pos] ?? null;
       if (country !== null) phone = normalisePhone(phoneRaw, country);
@@ -214,10 +227,9 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
   else if (only === -1) {
     companyOn = 'company';
     if (companyName !== null) {
-      const search = searchCompanyName(company, queryName(companyName));
-      for (const h of search.hits) {
+      for (const h of companyHits(ctx, companyName)) {
         if (h.score < NAME_THRESHOLD || companies.length >= MAX_COMPANIES) break;
-        companies.push(h);
+        companies.push({ pos: h.pos, score: h.score }); // a copy: the e-mail domain may raise its score
       }
     }
     // A work e-mail's domain names the employer too.
