@@ -155,6 +155,8 @@ export function personNameScore(query: PersonQuery, stored: string): number {
   return best;
 }
 
+/** Companies with at most this many people are read whole. */
+const SCAN_COMPANY = 32;
 /** A word's postings at most this long are read whole; longer runs only confirm hits of other words. */
 const OPEN_RUN = 256;
 
@@ -220,8 +222,20 @@ export function searchPersonName(
     scratch.set(index, s);
   }
   const out: Scored[] = [];
-  const near = query.lookups.map(([w, slot]) => [wordsNear(index, w), slot] as const);
+  let near: (readonly [number[], number])[] | null = null;
   for (const company of companies) {
+    const first = index.memberStart[company.pos] as number;
+    const last = index.memberStart[company.pos + 1] as number;
+    if (last - first <= SCAN_COMPANY) {
+      // A small company: reading its few people is cheaper than looking up the words.
+      for (let m = first; m < last; m++) {
+        const pos = index.members[m] as number;
+        const score = personNameScore(query, index.names[pos] as string);
+        if (score > 0) out.push({ pos, score: 0.85 * score + 0.15 * company.score });
+      }
+      continue;
+    }
+    near ??= query.lookups.map(([w, slot]) => [wordsNear(index, w), slot] as const);
     s.gen = (s.gen + 1) | 0;
     if (s.gen === 0) {
       s.stamp.fill(0);
