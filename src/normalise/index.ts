@@ -18,5 +18,5 @@ export { linkedinCompanySlug, linkedinPersonSlug } from './linkedin.js';
 export { normaliseEmail } from './email.js';
 export type { EmailKey } from './email.js';
 export { normalisePhone } from './phone.js';
-export { givenNameVariants, normalisePersonName } from './person.js';
+export { givenNameVariants, nameSkeleton, normalisePersonName, personTokens } from './person.js';
 export type { PersonName } from './person.js';

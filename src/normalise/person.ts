@@ -99,3 +99,35 @@ export function givenNameVariants(first: string): string[] {
   if (variants !== undefined) return variants.slice();
   return name.length === 0 ? [] : [name];
 }
+
+/**
+ * The words of a person's name as the matcher compares them: "Last, First" put in order, folded, titles
+ * and suffixes dropped, hyphenated parts split ("García-López" → "garcia lopez"; the matcher also reads
+ * adjacent words joined, so "garcialopez" still meets them), each word spelled as {@link nameSkeleton}.
+ * @example personTokens('Müller-Lüdenscheidt, Dr. Hans') // ['hans', 'muler', 'ludenscheidt']
+ */
+export function personTokens(full: string): string[] {
+  const folded = foldText(reorder(full).replace(HYPHENS, ' '));
+  const all = folded.length === 0 ? [] : folded.split(' ');
+  let start = 0;
+  while (all.length - start > 1 && TITLES.has(all[start] as string)) start++;
+  let end = all.length;
+  for (let n = suffixLength(all, start, end, 1); n > 0; n = suffixLength(all, start, end, 1)) end -= n;
+  const out: string[] = [];
+  for (let i = start; i < end; i++) out.push(nameSkeleton(all[i] as string));
+  return out;
+}
+
+/** Transliterations folded to one spelling: German umlauts written out ("mueller") and doubled letters. */
+const SPELLING = /ae|oe|ue|([a-z])\1+/g;
+const spell = (m: string) => m[0] as string;
+
+/**
+ * One spelling for the ways a folded name word is transliterated: "ae"/"oe"/"ue" → "a"/"o"/"u" (Müller,
+ * Mueller and Muller meet; ß folds to "ss" and ø to "o" before this), doubled letters once ("Schmitt",
+ * "Schmit"). Applied to both sides, so it only ever merges spellings.
+ * @example nameSkeleton('mueller') // 'muler'
+ */
+export function nameSkeleton(word: string): string {
+  return word.replace(SPELLING, spell);
+}

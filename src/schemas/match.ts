@@ -28,15 +28,19 @@ export const ProspectMatchInput = z.strictObject({
 export type ProspectMatchInput = z.output<typeof ProspectMatchInput>;
 
 const requestContext = FreeObject.nullish();
+/** Extension: match a row iff its best candidate's calibrated confidence reaches this (absent: the default). */
+const minConfidence = z.number().min(0).max(1).nullish();
 
 export const BusinessesMatchRequest = z.strictObject({
   request_context: requestContext,
   businesses_to_match: list(BusinessMatchInput, 50, 1),
+  min_confidence: minConfidence,
 });
 export type BusinessesMatchRequest = z.output<typeof BusinessesMatchRequest>;
 
 export const ProspectsMatchRequest = z.strictObject({
   request_context: requestContext,
   prospects_to_match: list(ProspectMatchInput, 50, 1),
+  min_confidence: minConfidence,
 });
 export type ProspectsMatchRequest = z.output<typeof ProspectsMatchRequest>;

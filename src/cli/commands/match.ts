@@ -1,5 +1,6 @@
 /**
- * `prospectdb match --db FILE --businesses|--prospects INPUT.{jsonl,csv} [--explain] [--alternatives K]`:
+ * `prospectdb match --db FILE --businesses|--prospects INPUT.{jsonl,csv} [--explain] [--alternatives K]
+ * [--min-confidence X]`:
  * streams the rows of INPUT through the match engine and writes one JSON result per line on stdout, in
  * input order; progress on stderr.
  */
@@ -12,7 +13,7 @@ import { openEngine } from '../../engine.js';
 import { progress } from '../progress.js';
 
 const USAGE =
-  'usage: prospectdb match --db FILE (--businesses|--prospects) INPUT.{jsonl,csv}[.gz] [--explain] [--alternatives K]\n' +
+  'usage: prospectdb match --db FILE (--businesses|--prospects) INPUT.{jsonl,csv}[.gz] [--explain] [--alternatives K] [--min-confidence X]\n' +
   '       prospectdb match --db FILE (--businesses|--prospects) INPUT --truth COLUMN [--errors OUT.jsonl] [--json]';
 
 /** Raw byte chunks of a file (gunzipped when it ends in .gz), counting the bytes read on disk. */
@@ -117,6 +118,7 @@ export async function run(argv: string[]): Promise<number> {
       prospects: { type: 'string' },
       explain: { type: 'boolean', default: false },
       alternatives: { type: 'string' },
+      'min-confidence': { type: 'string' },
       quiet: { type: 'boolean', short: 'q', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -137,6 +139,12 @@ export async function run(argv: string[]): Promise<number> {
     console.error('prospectdb: --alternatives takes a whole number ≥ 0');
     return 2;
   }
+  const minRaw = values['min-confidence'];
+  const minConfidence = minRaw === undefined ? undefined : Number(minRaw);
+  if (minConfidence !== undefined && (minRaw?.trim() === '' || !(minConfidence >= 0 && minConfidence <= 1))) {
+    console.error('prospectdb: --min-confidence takes a number from 0 to 1');
+    return 2;
+  }
   const engine = openEngine({ path: values.db, readonly: true });
   const bar = values.quiet ? null : progress();
   const total = statSync(input).size;
@@ -149,6 +157,7 @@ export async function run(argv: string[]): Promise<number> {
     const options = {
       explain: values.explain,
       alternatives,
+      ...(minConfidence === undefined ? {} : { minConfidence }),
       onProgress: (n: number) => bar?.update(label, n, bytes, total),
     };
     const results = values.businesses

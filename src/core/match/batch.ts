@@ -22,6 +22,26 @@ import {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
+/** The `minConfidence` option, checked: a number in [0, 1] or undefined (the default decision). */
+export function minConfidenceOf(options: MatchOptions): number | undefined {
+  const m = options.minConfidence;
+  if (m === undefined || m === null) return undefined;
+  if (typeof m !== 'number' || !(m >= 0 && m <= 1)) {
+    throw new RangeError(`minConfidence must be a number from 0 to 1, got ${String(m)}`);
+  }
+  return m;
+}
+
+/**
+ * A match whose confidence is below `min` becomes no match, its candidate first among the others (so
+ * `alternatives` still shows it). Matchers that promote candidates above the threshold do so themselves.
+ */
+export function belowThreshold(verdict: Verdict, min: number | undefined): Verdict {
+  if (min === undefined || verdict.kind !== 'match' || verdict.confidence >= min) return verdict;
+  const rest = verdict.candidates.filter((c) => c.pos !== verdict.pos);
+  return { kind: 'none', candidates: [{ pos: verdict.pos, score: verdict.confidence }, ...rest] };
+}
+
 /** Adds the verdict's error and (when asked) explanation to a row holding `input` and its id. */
 function finish<Row extends { input: unknown }>(
   row: Row,
@@ -53,15 +73,12 @@ export function matchBusinessRows(
   rows: readonly BusinessRowInput[],
   options: MatchOptions = {},
 ): BusinessMatchRow[] {
-  const ctx = companyContext(
-    engine,
-    options.explain === true || (options.alternatives ?? 0) > 0,
-    options.minConfidence,
-  );
+  const min = minConfidenceOf(options);
+  const ctx = companyContext(engine, options.explain === true || (options.alternatives ?? 0) > 0, min);
   const out: BusinessMatchRow[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const input = echoBusiness(rows[i] as BusinessRowInput);
-    const verdict = matchBusinessRow(ctx, boundedBusiness(input));
+    const verdict = belowThreshold(matchBusinessRow(ctx, boundedBusiness(input)), min);
     const row: BusinessMatchRow = {
       input,
       business_id: verdict.kind === 'match' ? (ctx.index.ids[verdict.pos] as string) : null,
@@ -78,11 +95,13 @@ export function matchProspectRows(
   rows: readonly ProspectRowInput[],
   options: MatchOptions = {},
 ): ProspectMatchRow[] {
-  const ctx = prospectContext(engine, options.explain === true || (options.alternatives ?? 0) > 0);
+  const min = minConfidenceOf(options);
+  const detail = options.explain === true || (options.alternatives ?? 0) > 0;
+  const ctx = prospectContext(engine, detail, min);
   const out: ProspectMatchRow[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const input = echoProspect(rows[i] as ProspectRowInput);
-    const verdict = matchProspectRow(ctx, boundedProspect(input));
+    const verdict = belowThreshold(matchProspectRow(ctx, boundedProspect(input)), min);
     const row: ProspectMatchRow = {
       input,
       prospect_id: verdict.kind === 'match' ? (ctx.index.ids[verdict.pos] as string) : null,

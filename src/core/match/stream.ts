@@ -3,7 +3,7 @@
  * so a 1M-row file never sits in memory and the event loop breathes between chunks.
  */
 import type { Engine } from '../../engine.js';
-import { matchBusinessRows, matchProspectRows } from './batch.js';
+import { matchBusinessRows, matchProspectRows, minConfidenceOf } from './batch.js';
 import type {
   BusinessMatchRow,
   BusinessRowInput,
@@ -54,6 +54,7 @@ export function matchBusinessStream(
   rows: AsyncIterable<BusinessRowInput> | Iterable<BusinessRowInput>,
   options: StreamOptions = {},
 ): AsyncGenerator<BusinessMatchRow> {
+  minConfidenceOf(options); // a bad threshold fails at the call, not at the first row
   return chunked(
     rows,
     options.chunkSize ?? 2048,
@@ -71,6 +72,7 @@ export function matchProspectStream(
   rows: AsyncIterable<ProspectRowInput> | Iterable<ProspectRowInput>,
   options: StreamOptions = {},
 ): AsyncGenerator<ProspectMatchRow> {
+  minConfidenceOf(options); // a bad threshold fails at the call, not at the first row
   return chunked(
     rows,
     options.chunkSize ?? 2048,

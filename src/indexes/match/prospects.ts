@@ -1,17 +1,42 @@
 /**
  * In-memory match index over the prospects table, built once per data version: exact keys (e-mail,
  * phone, profile slug from `match_keys`) → dense positions, each prospect's employer position, the
- * prospects of each business (CSR arrays) and the name keys the name scorer reads.
+ * prospects of each business (CSR arrays), the name words the name scorer reads, and a name-word index
+ * per company (word → the company's prospects with that word, plus one-deletion neighbours of each word
+ * for typos) so a name is looked up among a 100,000-person company without reading every employee.
  */
 import type { Engine } from '../../engine.js';
+import { personTokens } from '../../normalise/index.js';
 import { businessMatchIndex } from './businesses.js';
 import { KeyIndex } from './key-index.js';
+
+/** Words shorter than this are not given typo neighbours (their neighbours are most of the alphabet). */
+export const MIN_FUZZY_WORD = 4;
+
+/** Each string with one character left out (and itself), for symmetric-deletion typo lookup. */
+export function deletions(word: string): string[] {
+  const out = [word];
+  for (let i = 0; i < word.length; i++) {
+    const d = word.slice(0, i) + word.slice(i + 1);
+    if (!out.includes(d)) out.push(d);
+  }
+  return out;
+}
 
 export interface ProspectMatchIndex {
   readonly size: number;
   readonly ids: readonly string[];
   /** `given last` keys (see `normalisePersonName`). */
   readonly nameKeys: readonly string[];
+  /** Name words of each prospect joined by spaces (see `personTokens`). */
+  readonly names: readonly string[];
+  /** Name word → word id. */
+  readonly wordId: ReadonlyMap<string, number>;
+  /** A word or a word with one character deleted → ids of the words it comes from (typo neighbours). */
+  readonly wordNear: ReadonlyMap<string, number | number[]>;
+  /** Prospects with word `w`, grouped by employer then position: `wordPost[wordStart[w] .. wordStart[w + 1])`. */
+  readonly wordStart: Int32Array;
+  readonly wordPost: Int32Array;
   /** Employer position in the business index, -1 when none. */
   readonly business: Int32Array;
   /** Prospects of business position `b`: `members[memberStart[b] .. memberStart[b + 1])`. */
@@ -33,15 +58,31 @@ function build(engine: Engine): ProspectMatchIndex {
   const nameKeys: string[] = [];
   const employer: number[] = [];
   const byId = new Map<string, number>();
+  const names: string[] = [];
+  const wordId = new Map<string, number>();
+  const wordCount: number[] = [];
   const rows = db
-    .prepare('SELECT rowid, prospect_id, business_rowid, name_key FROM prospects ORDER BY rowid')
+    .prepare('SELECT rowid, prospect_id, business_rowid, name_key, full_name FROM prospects ORDER BY rowid')
     .raw()
-    .iterate() as IterableIterator<[number, string, number | null, string]>;
-  for (const [rowid, id, businessRowid, key] of rows) {
+    .iterate() as IterableIterator<[number, string, number | null, string, string]>;
+  for (const [rowid, id, businessRowid, key, fullName] of rows) {
     const pos = ids.length;
     positionOfRowid[rowid] = pos;
     ids.push(id);
     nameKeys.push(key);
+    const words = personTokens(fullName);
+    names.push(words.join(' '));
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i] as string;
+      if (words.indexOf(w) !== i) continue;
+      let wid = wordId.get(w);
+      if (wid === undefined) {
+        wid = wordCount.length;
+        wordId.set(w, wid);
+        wordCount.push(0);
+      }
+      wordCount[wid] = (wordCount[wid] as number) + 1;
+    }
     employer.push(businessRowid === null ? -1 : (companies.positionOfRowid[businessRowid] ?? -1));
     byId.set(id, pos);
   }
@@ -60,6 +101,36 @@ function build(engine: Engine): ProspectMatchIndex {
     fill[b] = (fill[b] as number) + 1;
   }
 
+  // Word postings (CSR), each word's prospects ordered by employer so a company's run is one range.
+  const wordStart = new Int32Array(wordCount.length + 1);
+  for (let w = 0; w < wordCount.length; w++)
+    wordStart[w + 1] = (wordStart[w] as number) + (wordCount[w] as number);
+  const wordPost = new Int32Array(wordStart[wordCount.length] as number);
+  const wordFill = wordStart.slice(0, wordCount.length);
+  // Visiting prospects company by company (then unemployed ones) fills each word's run in that order.
+  const visit = (p: number) => {
+    const words = (names[p] as string).split(' ');
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i] as string;
+      if (w.length === 0 || words.indexOf(w) !== i) continue;
+      const wid = wordId.get(w) as number;
+      wordPost[wordFill[wid] as number] = p;
+      wordFill[wid] = (wordFill[wid] as number) + 1;
+    }
+  };
+  for (let m = 0; m < members.length; m++) visit(members[m] as number);
+  for (let p = 0; p < business.length; p++) if ((business[p] as number) < 0) visit(p);
+  const wordNear = new Map<string, number | number[]>();
+  for (const [w, wid] of wordId) {
+    if (w.length < MIN_FUZZY_WORD) continue;
+    for (const d of deletions(w)) {
+      const had = wordNear.get(d);
+      if (had === undefined) wordNear.set(d, wid);
+      else if (typeof had === 'number') wordNear.set(d, [had, wid]);
+      else had.push(wid);
+    }
+  }
+
   const byEmail = new KeyIndex();
   const byPhone = new KeyIndex();
   const byLinkedin = new KeyIndex();
@@ -76,6 +147,11 @@ function build(engine: Engine): ProspectMatchIndex {
     size: ids.length,
     ids,
     nameKeys,
+    names,
+    wordId,
+    wordNear,
+    wordStart,
+    wordPost,
     business,
     memberStart,
     members,

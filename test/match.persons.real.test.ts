@@ -1,0 +1,85 @@
+/**
+ * Person matching on real labelled data (FEBRL 4, `/work/shared/data/real/`): a 1,500-person subset in
+ * one company, queried with its corrupted duplicates as given, as CRM exports write names, and with work
+ * e-mails written other ways. Floors sit a little under what `bench/match/real-persons.ts` measures on
+ * the full set; the plain, explained and alternatives runs must decide every real row alike.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  FEBRL_A,
+  FEBRL_B,
+  febrlQueries,
+  nameEmailQueries,
+  nameOnlyQueries,
+  readFebrl,
+  score,
+  writePersonsSnapshot,
+  type LabelledQuery,
+} from '../bench/match/real-persons-data.js';
+import { matchProspectRows } from '../src/core/match/index.js';
+import { openEngine, type Engine } from '../src/engine.js';
+
+const HAVE = existsSync(FEBRL_A) && existsSync(FEBRL_B);
+let engine: Engine;
+let sets: Record<string, LabelledQuery[]>;
+
+beforeAll(async () => {
+  if (!HAVE) return;
+  const originals = readFebrl(FEBRL_A).slice(0, 1500);
+  const keep = new Set(originals.map((o) => o.entity));
+  const dups = readFebrl(FEBRL_B).filter((d) => keep.has(d.entity));
+  const set = writePersonsSnapshot(join(mkdtempSync(join(tmpdir(), 'febrl-')), 'snapshot'), originals, 1);
+  engine = openEngine({});
+  await engine.load(set.dir, { strict: true });
+  sets = {
+    febrl: febrlQueries(dups, set),
+    nameOnly: nameOnlyQueries(dups, set),
+    nameEmail: nameEmailQueries(dups, set),
+  };
+}, 60_000);
+afterAll(() => engine?.close());
+
+const quality = (qs: LabelledQuery[], options = {}) =>
+  score(
+    qs.map((q) => q.truth),
+    matchProspectRows(
+      engine,
+      qs.map((q) => q.input),
+      options,
+    ).map((r) => r.prospect_id),
+  );
+
+describe.skipIf(!HAVE)('persons on real labelled data (FEBRL 4 subset)', () => {
+  it('FEBRL 4 as given: F1 ≥ 0.85 at precision ≥ 0.97', () => {
+    const q = quality(sets.febrl!);
+    expect(q.f1).toBeGreaterThanOrEqual(0.85);
+    expect(q.precision).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it('names as CRM exports write them: F1 ≥ 0.78', () => {
+    expect(quality(sets.nameOnly!).f1).toBeGreaterThanOrEqual(0.78);
+  });
+
+  it('name + e-mail written other ways, no company name: F1 ≥ 0.92', () => {
+    expect(quality(sets.nameEmail!).f1).toBeGreaterThanOrEqual(0.92);
+  });
+
+  it('trades precision for recall with min_confidence', () => {
+    const low = quality(sets.febrl!, { minConfidence: 0.3 });
+    const high = quality(sets.febrl!, { minConfidence: 0.95 });
+    expect(low.recall).toBeGreaterThan(high.recall);
+    expect(high.precision).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('decides every real row alike in plain, explained and alternatives runs', () => {
+    for (const qs of Object.values(sets)) {
+      const rows = qs.map((q) => q.input);
+      const plain = matchProspectRows(engine, rows).map((r) => r.prospect_id);
+      expect(matchProspectRows(engine, rows, { explain: true }).map((r) => r.prospect_id)).toEqual(plain);
+      expect(matchProspectRows(engine, rows, { alternatives: 2 }).map((r) => r.prospect_id)).toEqual(plain);
+    }
+  });
+});
