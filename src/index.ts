@@ -9,6 +9,32 @@
  * console.log(engine.info().counts);
  */
 export { openEngine } from './engine.js';
+// The core without accounts or credits (what `engine.handle` calls after validation and charging).
+export { fetchBusinesses, fetchProspects } from './core/fetch.js';
+export { businessStats, prospectStats } from './core/stats.js';
+export { autocomplete } from './core/autocomplete.js';
+export {
+  MATCH_ERRORS,
+  matchBusinesses,
+  matchBusinessRows,
+  matchBusinessStream,
+  matchProspects,
+  matchProspectRows,
+  matchProspectStream,
+} from './core/match/index.js';
+export type {
+  Alternative,
+  BusinessesMatchResult,
+  BusinessMatchRow,
+  BusinessRowInput,
+  MatchedOn,
+  MatchOptions,
+  ProspectMatchRow,
+  ProspectRowInput,
+  ProspectsMatchResult,
+  StreamOptions,
+} from './core/match/index.js';
+export { serve, createHttpServer, type RunningServer, type ServeOptions } from './http/server.js';
 export { buildIndexes, warmEngine } from './indexes/warm.js';
 export { exportBusinesses, exportProspects, type RecordExport } from './core/export.js';
 export type { BusinessesExportRequest, ProspectsExportRequest } from './schemas/export.js';
