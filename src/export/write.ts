@@ -1,15 +1,16 @@
 /**
  * Writes exported records to a file: JSON Lines (the records as they are), CSV (RFC 4180, lists and
  * nested values as JSON text, null as an empty cell) or Parquet (typed columns: strings, 32-bit integers,
- * lists of strings, JSON; through `hyparquet-writer`, pure JavaScript with one dependency, which
- * writes row group by row group, so memory stays bounded by one row group).
+ * lists of strings, JSON; see `parquet.ts`). Parquet is encoded on a worker thread (`parquet-worker.ts`)
+ * while this thread reads and decodes records, a few batches ahead at most, so memory stays bounded.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { fileWriter, ParquetWriter } from 'hyparquet-writer';
+import { Packr } from 'msgpackr';
+import { Worker } from 'node:worker_threads';
 import type { Column } from './columns.js';
-
-type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
+import { ParquetSink } from './parquet.js';
+import { PARQUET_WORKER_TAG, type ParquetWorkerData, type ParquetWorkerReply } from './parquet-worker.js';
 
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -20,12 +21,10 @@ export interface WriteOptions {
   out: string;
   /** The typed columns (`exportColumns(entity, mode)`); JSON Lines writes records whole. */
   columns: Column[];
-  /** Called after each record with the count written so far. */
+  /** Called after each record with the count written so far (Parquet: handed to the encoding thread). */
   onRecord?: (written: number) => void;
 }
 
-/** Records per Parquet row group: ~30 MB of column values at full prospect records. */
-const ROW_GROUP = 20_000;
 /** Text output is handed to the file stream in chunks of about this many characters. */
 const CHUNK = 1 << 16;
 
@@ -74,53 +73,94 @@ function csvLine(columns: Column[]) {
   return (r: Record<string, unknown>) => names.map((k) => csvCell(r[k])).join(',') + '\r\n';
 }
 
-function schemaOf(columns: Column[]): SchemaElement[] {
-  const out: SchemaElement[] = [{ name: 'root', num_children: columns.length }];
-  for (const { name, kind } of columns) {
-    if (kind === 'string')
-      out.push({ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' });
-    else if (kind === 'int') out.push({ name, type: 'INT32', repetition_type: 'OPTIONAL' });
-    else if (kind === 'json')
-      out.push({ name, type: 'BYTE_ARRAY', converted_type: 'JSON', repetition_type: 'OPTIONAL' });
-    else {
-      out.push(
-        { name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
-        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
-        { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      );
-    }
+/** Records per message to the Parquet thread, and messages in flight (sent, not yet encoded). */
+const BATCH = 1_000;
+const IN_FLIGHT = 4;
+
+/**
+ * Built, this module runs from `dist/` and its worker is `parquet-worker.js`. Under tsx or vitest it
+ * runs from `src/` as TypeScript: a worker does not inherit the parent's module hooks for its entry
+ * file, so it registers tsx itself first (as the loader's workers do); without tsx, no thread.
+ */
+function parquetWorker(data: ParquetWorkerData): Worker | undefined {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./parquet-worker.js', import.meta.url), { workerData: data });
   }
-  return out;
+  let tsx: string;
+  try {
+    tsx = import.meta.resolve('tsx/esm/api');
+  } catch {
+    return undefined;
+  }
+  const url = new URL('./parquet-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(url)}))`;
+  return new Worker(boot, { eval: true, workerData: data });
 }
 
 async function writeParquet(records: AsyncIterable<Record<string, unknown>>, options: WriteOptions) {
-  const { columns } = options;
-  const writer = new ParquetWriter({
-    writer: fileWriter(options.out),
-    schema: schemaOf(columns),
-    createdBy: 'prospectdb export',
-    // Min/max statistics doubled the encoding time (measured at 20k full prospect records); readers
-    // (DuckDB, pandas) do not need them to read the whole file.
-    statistics: false,
-  });
-  let data: unknown[][] = columns.map(() => []);
-  let buffered = 0;
-  const flush = async () => {
-    if (buffered === 0) return;
-    const columnData = columns.map((c, i) => ({ name: c.name, data: data[i]! }));
-    await writer.write({ columnData, rowGroupSize: ROW_GROUP });
-    data = columns.map(() => []);
-    buffered = 0;
-  };
+  const { columns, out } = options;
+  const worker = parquetWorker({ tag: PARQUET_WORKER_TAG, out, columns });
   let n = 0;
-  for await (const r of records) {
-    for (let i = 0; i < columns.length; i++) data[i]!.push(r[columns[i]!.name] ?? null);
-    buffered++;
-    n++;
-    options.onRecord?.(n);
-    if (buffered === ROW_GROUP) await flush();
+  if (!worker) {
+    const sink = new ParquetSink(out, columns);
+    for await (const r of records) {
+      sink.add(r);
+      n++; // not inside `?.()`: its arguments are not evaluated when there is no callback
+      options.onRecord?.(n);
+    }
+    sink.finish();
+    return n;
   }
-  await flush();
-  await writer.finish();
+
+  // Reading and decoding here, encoding on the worker: the two overlap.
+  let inFlight = 0;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  const fail = (e: Error) => {
+    failure ??= e;
+    wake?.();
+    finished();
+  };
+  worker.on('message', (m: ParquetWorkerReply) => {
+    if ('ack' in m) {
+      inFlight--;
+      wake?.();
+    } else if ('done' in m) finished();
+    else fail(new Error(`Parquet export: ${m.error}`));
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`Parquet export: the writer thread exited (code ${code})`)));
+
+  const packr = new Packr();
+  const send = async (batch: Record<string, unknown>[] | null) => {
+    while (inFlight >= IN_FLIGHT && !failure) await new Promise<void>((resolve) => (wake = resolve));
+    if (failure) throw failure;
+    if (batch === null) return worker.postMessage(null);
+    // `pack` returns a view of a buffer it reuses: copy it out, then hand the copy over without cloning.
+    const bytes = new Uint8Array(packr.pack(batch));
+    inFlight++;
+    worker.postMessage(bytes, [bytes.buffer]);
+  };
+  try {
+    let batch: Record<string, unknown>[] = [];
+    for await (const r of records) {
+      batch.push(r);
+      n++;
+      options.onRecord?.(n);
+      if (batch.length === BATCH) {
+        await send(batch);
+        batch = [];
+      }
+    }
+    if (batch.length) await send(batch);
+    await send(null);
+    await done;
+    if (failure) throw failure;
+  } finally {
+    worker.removeAllListeners('exit');
+    await worker.terminate();
+  }
   return n;
 }
