@@ -15,8 +15,12 @@ import type { Column } from './columns.js';
 
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
 
-/** Records per row group: ~15 MB of column values at full prospect records. */
-export const ROW_GROUP = 10_000;
+/**
+ * Records per row group: ~7.5 MB of column values at full prospect records. Measured at 200k full
+ * prospects: peak RssAnon growth above SQLite's page cache ~140 MB at 5,000 (the encoder's garbage
+ * included), ~190 MB at 10,000, ~430 MB at 20,000, at the same speed; files 5 % larger than at 20,000.
+ */
+export const ROW_GROUP = 5_000;
 
 function schemaOf(columns: readonly Column[]): SchemaElement[] {
   const out: SchemaElement[] = [{ name: 'root', num_children: columns.length }];
