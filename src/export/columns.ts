@@ -9,8 +9,18 @@ export type ColumnKind = 'string' | 'int' | 'list' | 'json';
 export interface Column {
   name: string;
   kind: ColumnKind;
+  /** Unique random hex values (ids, hashes): Parquet stores them plain and uncompressed, as neither a
+   * dictionary nor compression shrinks them. */
+  random?: true;
 }
 export type ExportEntity = 'prospects' | 'businesses';
+
+/** Columns of unique random hex values (see `Column.random`). */
+const RANDOM = new Set([
+  'prospects.prospect_id',
+  'prospects.professional_email_hashed',
+  'businesses.business_id',
+]);
 
 const PROSPECT: [string, ColumnKind][] = [
   ['prospect_id', 'string'],
@@ -68,5 +78,5 @@ export function exportColumns(entity: ExportEntity, mode: FetchMode): Column[] {
   const preview = new Set<string>(entity === 'prospects' ? PROSPECT_PREVIEW_KEYS : BUSINESS_PREVIEW_KEYS);
   return table
     .filter(([name]) => mode === 'full' || preview.has(name))
-    .map(([name, kind]) => ({ name, kind }));
+    .map(([name, kind]) => (RANDOM.has(`${entity}.${name}`) ? { name, kind, random: true } : { name, kind }));
 }
