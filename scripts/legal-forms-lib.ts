@@ -2,8 +2,7 @@
  * ISO 20275 (ELF) CSV → the legal-form table of `src/normalise/legal-forms.generated.ts`. Pure: the
  * script writes its output, the test compares it with the committed file.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { sharedDataFile } from './shared-data.js';
 import { parseCsv } from '../src/jobs/csv.js';
 import { words } from '../src/normalise/text.js';
 
@@ -163,13 +162,9 @@ function spellings(written: string): { text: string; dotted: boolean }[] {
 
 const compact = (s: string) => s.replace(/ /g, '');
 
-/** The ELF CSV in `shared/data` beside the repository (a worktree sits one level deeper), or null. */
+/** The ELF CSV in `shared/data` beside the repository, or null. */
 export function elfCsvPath(): string | null {
-  for (const rel of ['../../shared/data/', '../../../shared/data/']) {
-    const path = fileURLToPath(new URL(`${rel}elf-code-list-v1.5.csv`, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  return null;
+  return sharedDataFile('elf-code-list-v1.5.csv');
 }
 
 /** Builds the table from the ELF CSV text, sorted by spelling. */

@@ -4,18 +4,15 @@
  * hand-labelled `True Id`) and US listed-company names (distractors, and the source of variants written
  * the way real registers, patent filings and CRMs write names, by kind).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sharedDataDir, sharedDataFile } from '../../scripts/shared-data.js';
 import { parseCsv } from '../../src/jobs/csv.js';
 import { companyMatchKey } from '../../src/normalise/index.js';
 
-/** `shared/data/real` beside the repository (a worktree sits one level deeper than the main clone). */
+/** `shared/data/real` beside the repository, or null. */
 export function realDataDir(): string | null {
-  for (const rel of ['../../../shared/data/real', '../../../../shared/data/real']) {
-    const dir = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(`${dir}/nasdaq-listed.csv`)) return dir;
-  }
-  return null;
+  return sharedDataFile('real/nasdaq-listed.csv') === null ? null : join(sharedDataDir() as string, 'real');
 }
 
 export interface RealBusiness {

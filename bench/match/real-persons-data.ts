@@ -9,9 +9,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProspectRowInput } from '../../src/core/match/index.js';
+import { sharedDataFile } from '../../scripts/shared-data.js';
 
-export const FEBRL_A = '/work/shared/data/real/febrl4a.csv';
-export const FEBRL_B = '/work/shared/data/real/febrl4b.csv';
+/** The FEBRL 4 files in `shared/data/real` ('' when absent: tests skip, benches stop). */
+export const FEBRL_A = sharedDataFile('real/febrl4a.csv') ?? '';
+export const FEBRL_B = sharedDataFile('real/febrl4b.csv') ?? '';
 
 export interface FebrlRecord {
   /** `N` of `rec-N-org` / `rec-N-dup-0`: the label. */
