@@ -184,13 +184,24 @@ export class CompletionIndex {
     return out.map((id) => this.items[id]!);
   }
 
-  /** The best `limit` ids (ascending) having, for every query word, a word starting with it. */
+  /**
+   * The best `limit` ids (ascending) having, for every query word, a word starting with it. The word
+   * with the fewest postings drives (a common last word such as "gmbh" or a form tag would scan
+   * thousands); the others are checked.
+   */
   private exact(qs: readonly string[], limit: number): number[] {
-    const last = qs[qs.length - 1]!;
-    const rest = qs.slice(0, -1);
-    if (rest.length === 0) return this.byPrefix(last, limit);
+    if (qs.length === 1) return this.byPrefix(qs[0]!, limit);
+    let driver = 0;
+    let range: [number, number] = [0, Infinity];
+    qs.forEach((q, i) => {
+      const r = this.prefixRange(q);
+      if (r[1] - r[0] <= range[1] - range[0]) [driver, range] = [i, r];
+    });
+    const ids: number[] = [];
+    for (let i = range[0]; i < range[1] && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.sortedIds[i]!);
+    const rest = qs.filter((_, i) => i !== driver);
     const out: number[] = [];
-    for (const id of dedupeSorted(this.rangeIds(last).sort((a, b) => a - b))) {
+    for (const id of dedupeSorted(ids.sort((a, b) => a - b))) {
       if (out.length >= limit) break;
       if (this.matchesAll(id, rest)) out.push(id);
     }
