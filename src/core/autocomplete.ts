@@ -14,14 +14,25 @@
  * Labels: countries as title-cased names (value = alpha-2 code, also for `country_code`), regions as
  * "California, US" (value `us-ca`), NAICS as "541512 Custom Computer Programming Services" (value the
  * code); every other field's label and value are the stored value.
+ * `company_name` reads legal forms as the matcher does (ISO 20275 classes, {@link companyMatchName}):
+ * a query ending or starting with a form in any spelling ("brightwell nv", "… naamloze vennootschap")
+ * finds the names carrying that form, beside the literal matches, ranked by weight; then the names
+ * without the query's form (another form, or none) fill what is left.
  */
 import type { Engine } from '../engine.js';
 import { businessIndex } from '../indexes/businesses.js';
-import { CompletionIndex, MAX_QUERY_CHARS, type CompletionCandidate } from '../indexes/completion.js';
+import {
+  CompletionIndex,
+  MAX_QUERY_CHARS,
+  queryWords,
+  tagWord,
+  type CompletionCandidate,
+} from '../indexes/completion.js';
 import type { Facet } from '../indexes/facet.js';
 import { countryLabel, regionLabel } from '../indexes/labels.js';
 import { prospectIndex } from '../indexes/prospects.js';
 import { relatedTitles } from '../indexes/related-titles.js';
+import { companyMatchName, splitLegalForms } from '../normalise/company.js';
 import { foldText } from '../normalise/index.js';
 import {
   COMPANY_AGES,
@@ -161,11 +172,16 @@ function candidates(engine: Engine, field: AutocompleteField): CompletionCandida
     }
     case 'company_name': {
       const f = b.facets.name;
-      return [...f.keys].map(([key, id]) => ({
-        label: f.labels[id]!,
-        value: f.labels[id]!,
-        weight: f.counts[id]! + count(p!.facets.companyName, key),
-      }));
+      return [...f.keys].map(([key, id]) => {
+        const label = f.labels[id]!;
+        const form = companyMatchName(label).form;
+        return {
+          label,
+          value: label,
+          weight: f.counts[id]! + count(p!.facets.companyName, key),
+          tags: form ? form.split('+') : [],
+        };
+      });
     }
     case 'business_intent_topics':
       return facetCandidates(b.facets.intentTopic);
@@ -187,6 +203,19 @@ export function completionIndex(engine: Engine, field: AutocompleteField): Compl
 }
 
 /**
+ * Readings of a `company_name` query, in tiers: the literal words and the words with their legal forms
+ * read as form classes, then the name words alone (so the form never stops a name from being found);
+ * undefined when the query has no legal form at either end.
+ * @example companyNameReadings('brightwell n.v.') // [[['brightwell', 'n', 'v'], ['brightwell', tagWord('nv')]], [['brightwell']]]
+ */
+export function companyNameReadings(query: string): string[][][] | undefined {
+  const literal = queryWords(query);
+  const { name, forms } = splitLegalForms(literal);
+  if (name.length === literal.length) return undefined;
+  return [[literal, [...name, ...forms.map(tagWord)]], [name]];
+}
+
+/**
  * Autocomplete items for a field and a query.
  * @example autocomplete(engine, { field: 'country', query: 'unit', semantic_search: false })
  * // [{ query: 'unit', label: 'United States', value: 'us' }, { query: 'unit', label: 'United Kingdom', value: 'gb' }, …]
@@ -195,9 +224,12 @@ export function autocomplete(engine: Engine, query: AutocompleteQuery): Autocomp
   const index = completionIndex(engine, query.field);
   // The facade refuses longer queries; a library caller's is cut, so the work stays bounded.
   const q = query.query.length > MAX_QUERY_CHARS ? query.query.slice(0, MAX_QUERY_CHARS) : query.query;
+  const readings = query.field === 'company_name' ? companyNameReadings(q) : undefined;
   const items =
     query.semantic_search && index.size <= SEMANTIC_SCAN_MAX
       ? index.similar(q, AUTOCOMPLETE_LIMIT, query.field === 'job_title' ? relatedTitles(q).slice(1) : [])
-      : index.search(q, AUTOCOMPLETE_LIMIT);
+      : readings
+        ? index.searchReadings(readings, AUTOCOMPLETE_LIMIT)
+        : index.search(q, AUTOCOMPLETE_LIMIT);
   return items.map((i) => ({ query: q, label: i.label, value: i.value }));
 }

@@ -9,6 +9,9 @@
  * characters, tried as a prefix, so "softw" → "software", "cloude" → "cloud", "sofware eng" →
  * "Software Engineer". Typo candidates come from a deletion index over word heads (SymSpell-style), and
  * the query is cut to a few words of bounded length, so no query costs more than a small fixed budget.
+ * A candidate may also carry tags (company names: their legal-form classes), words that only a query
+ * word made with {@link tagWord} matches, whole, never by prefix or typo; {@link searchReadings} tries
+ * several readings of one query (literal, legal forms as tags) and merges them by rank.
  */
 import { distance } from 'fastest-levenshtein';
 import { foldText, words } from '../normalise/index.js';
@@ -19,6 +22,8 @@ export interface CompletionCandidate {
   weight: number;
   /** Extra searchable text (codes, aliases) besides the label. */
   aliases?: readonly string[];
+  /** Exact-only words (legal-form classes), matched by {@link tagWord} query words. */
+  tags?: readonly string[];
 }
 
 export interface CompletionItem {
@@ -38,6 +43,17 @@ export const MAX_WORD_CHARS = 48;
 const FUZZY_MIN = 3;
 /** Head length of the deletion index. */
 const HEAD = 4;
+/** Marks tag words at both ends: folded text never holds it, so no typed word reaches a tag. */
+const TAG_MARK = '\u0001';
+
+/** The query word that matches candidates carrying `tag` (and nothing else). */
+export function tagWord(tag: string): string {
+  return `${TAG_MARK}${tag}${TAG_MARK}`;
+}
+
+function isTag(w: string): boolean {
+  return w.startsWith(TAG_MARK);
+}
 
 export class CompletionIndex {
   readonly size: number;
@@ -66,6 +82,7 @@ export class CompletionIndex {
       const ws = new Set<string>();
       for (const t of [c.label, ...(c.aliases ?? [])])
         for (const w of foldText(t).split(' ')) if (w) ws.add(w);
+      for (const tag of c.tags ?? []) ws.add(tagWord(tag));
       return [...ws];
     });
     const pairs: [string, number][] = [];
@@ -92,6 +109,7 @@ export class CompletionIndex {
     starts.push(this.sortedWords.length);
     this.vocabularyStart = Uint32Array.from(starts);
     this.vocabulary.forEach((w, v) => {
+      if (isTag(w)) return; // tags are matched whole only
       const keys = new Set([...headKeys(w.slice(0, HEAD)), ...headKeys(w.slice(0, FUZZY_MIN))]);
       for (const key of keys) {
         let list = this.deletionKeys.get(key);
@@ -135,29 +153,59 @@ export class CompletionIndex {
   search(query: string, limit = this.k): CompletionItem[] {
     const qs = queryWords(query);
     if (qs.length === 0) return this.items.slice(0, limit);
-    const last = qs[qs.length - 1]!;
-    const rest = qs.slice(0, -1);
+    return this.searchReadings([[qs]], limit);
+  }
+
+  /**
+   * Candidates for several readings of one query, in tiers: inside a tier, the exact matches of every
+   * reading merged by rank, then their one-typo matches merged by rank; a later tier only fills what is
+   * left. Readings are word lists as {@link queryWords} gives them, possibly with {@link tagWord}s.
+   * @example index.searchReadings([[['brightwell', 'nv'], ['brightwell', tagWord('nv')]], [['brightwell']]])
+   */
+  searchReadings(tiers: readonly (readonly (readonly string[])[])[], limit = this.k): CompletionItem[] {
     const out: number[] = [];
     const found = new Set<number>();
-    if (rest.length === 0) {
-      for (const id of this.byPrefix(last, limit)) out.push(id);
-    } else {
-      const ids = dedupeSorted(this.rangeIds(last).sort((a, b) => a - b));
+    const add = (ids: number[]) => {
+      ids.sort((a, b) => a - b);
       for (const id of ids) {
-        if (out.length >= limit) break;
-        if (this.matchesAll(id, rest)) out.push(id);
-      }
-    }
-    for (const id of out) found.add(id);
-    if (out.length < limit && qs.some((q) => q.length >= FUZZY_MIN)) {
-      for (const id of this.fuzzy(qs)) {
         if (out.length >= limit) break;
         if (found.has(id)) continue;
         found.add(id);
         out.push(id);
       }
+    };
+    for (const readings of tiers) {
+      const qss = readings.filter((qs) => qs.length > 0);
+      if (out.length >= limit) break;
+      add(qss.flatMap((qs) => this.exact(qs, limit + found.size)));
+      const fuzzy = qss.filter((qs) => qs.some((q) => !isTag(q) && q.length >= FUZZY_MIN));
+      if (out.length < limit) add(fuzzy.flatMap((qs) => this.fuzzy(qs)));
     }
     return out.map((id) => this.items[id]!);
+  }
+
+  /**
+   * The best `limit` ids (ascending) having, for every query word, a word starting with it. The word
+   * with the fewest postings drives (a common last word such as "gmbh" or a form tag would scan
+   * thousands); the others are checked.
+   */
+  private exact(qs: readonly string[], limit: number): number[] {
+    if (qs.length === 1) return this.byPrefix(qs[0]!, limit);
+    let driver = 0;
+    let range: [number, number] = [0, Infinity];
+    qs.forEach((q, i) => {
+      const r = this.prefixRange(q);
+      if (r[1] - r[0] <= range[1] - range[0]) [driver, range] = [i, r];
+    });
+    const ids: number[] = [];
+    for (let i = range[0]; i < range[1] && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.sortedIds[i]!);
+    const rest = qs.filter((_, i) => i !== driver);
+    const out: number[] = [];
+    for (const id of dedupeSorted(ids.sort((a, b) => a - b))) {
+      if (out.length >= limit) break;
+      if (this.matchesAll(id, rest)) out.push(id);
+    }
+    return out;
   }
 
   /**
@@ -194,7 +242,7 @@ export class CompletionIndex {
    */
   private acceptedWords(q: string): [number, number][] {
     const ranges: [number, number][] = [this.prefixRange(q)];
-    if (q.length < FUZZY_MIN) return ranges;
+    if (q.length < FUZZY_MIN || isTag(q)) return ranges;
     const seen = new Set<number>();
     for (const key of headKeys(q.slice(0, HEAD))) {
       const list = this.deletionKeys.get(key);
@@ -244,6 +292,7 @@ function wordScore(qs: readonly string[], ws: readonly string[]): number {
   for (const q of qs) {
     let best = 0;
     for (const w of ws) {
+      if (isTag(w)) continue;
       if (w.startsWith(q) || (q.length >= 4 && w.includes(q))) {
         best = 1;
         break;
@@ -296,7 +345,8 @@ export function headKeys(head: string): string[] {
 
 /** Query word `q` accepted by word `w`: a prefix of it, or (3+ characters) one edit from a prefix. */
 function wordAccepts(q: string, w: string): boolean {
-  return w.startsWith(q) || (q.length >= FUZZY_MIN && prefixWithinOneEdit(q, w));
+  if (w.startsWith(q)) return true;
+  return q.length >= FUZZY_MIN && !isTag(q) && !isTag(w) && prefixWithinOneEdit(q, w);
 }
 
 /**

@@ -384,6 +384,31 @@ function formAt(tokens: readonly string[], start: number, end: number, leading: 
   return 0;
 }
 
+/**
+ * Legal forms read off both ends of folded words (a query: "brightwell naamloze vennootschap"), longest
+ * ISO 20275 spelling first, a leading one only where the table allows it in front; at least one word
+ * stays a name word. `forms` are the equivalence classes (`nv`), as {@link companyMatchName} gives them.
+ * @example splitLegalForms(['n', 'v', 'brightwell', 'ag']) // { name: ['brightwell'], forms: ['nv', 'ag'] }
+ */
+export function splitLegalForms(tokens: readonly string[]): { name: string[]; forms: string[] } {
+  const forms: string[] = [];
+  const klass = (from: number, to: number) =>
+    (FORMS.get(tokens.slice(from, to).join(' ')) as FormEntry).klass;
+  let start = 0;
+  let end = tokens.length;
+  for (let n = formAt(tokens, start, end, true); n > 0; n = formAt(tokens, start, end, true)) {
+    forms.push(klass(start, start + n));
+    start += n;
+  }
+  const trailing: string[] = [];
+  for (let n = formAt(tokens, start, end, false); n > 0; n = formAt(tokens, start, end, false)) {
+    trailing.push(klass(end - n, end));
+    end -= n;
+  }
+  forms.push(...trailing.reverse());
+  return { name: tokens.slice(start, end), forms: forms.filter((f) => f !== '-') };
+}
+
 function endsWithForm(tokens: readonly string[]): boolean {
   return tokens.length > 1 && formAt(tokens, 0, tokens.length, false) > 0;
 }
