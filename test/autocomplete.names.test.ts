@@ -2,17 +2,15 @@
  * Company names in autocomplete and `company_name` filters read legal forms the way the matcher does
  * (issue 13 §2): "brightwell nv" finds "Brightwell N.V.", whatever spelling of the form is typed.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autocomplete } from '../src/core/autocomplete.js';
 import { matchBusinesses, matchProspects } from '../src/core/filters.js';
-import { openEngine, type Engine } from '../src/engine.js';
+import type { Engine } from '../src/engine.js';
 import { take } from '../src/indexes/bitset.js';
 import { CompletionIndex, tagWord } from '../src/indexes/completion.js';
 import { BusinessFilters, ProspectFilters } from '../src/schemas/filters.js';
 import { AutocompleteQuery } from '../src/schemas/search.js';
+import { engineOf } from './support/snapshot.js';
 
 /** Name, and how many prospects work there (weights: Electronics 4, N.V. 2, the others 1). */
 const BUSINESSES: [string, number][] = [
@@ -30,32 +28,25 @@ let engine: Engine;
 let businessIds: Map<number, string>;
 let prospectIds: Map<number, string>;
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-names-'));
-  const businesses = BUSINESSES.map(([name], i) =>
-    JSON.stringify({ business_id: bid(i), name, country_code: 'NL', number_of_employees_range: '11-50' }),
-  );
-  const prospects: string[] = [];
+  const businesses = BUSINESSES.map(([name], i) => ({
+    business_id: bid(i),
+    name,
+    country_code: 'NL',
+    number_of_employees_range: '11-50',
+  }));
+  const prospects: object[] = [];
   BUSINESSES.forEach(([, staff], b) => {
     for (let k = 0; k < staff; k++)
-      prospects.push(
-        JSON.stringify({
-          prospect_id: pid(prospects.length),
-          business_id: bid(b),
-          full_name: `Person ${prospects.length}`,
-          job_title: 'Engineer',
-          emails: [],
-          phone_numbers: [],
-        }),
-      );
+      prospects.push({
+        prospect_id: pid(prospects.length),
+        business_id: bid(b),
+        full_name: `Person ${prospects.length}`,
+        job_title: 'Engineer',
+        emails: [],
+        phone_numbers: [],
+      });
   });
-  writeFileSync(join(dir, 'businesses.jsonl'), businesses.join('\n') + '\n');
-  writeFileSync(join(dir, 'prospects.jsonl'), prospects.join('\n') + '\n');
-  writeFileSync(
-    join(dir, 'manifest.json'),
-    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
-  );
-  engine = openEngine();
-  await engine.load(dir, { strict: true });
+  engine = await engineOf({ businesses, prospects });
   const ids = (table: string, column: string) =>
     new Map(
       (

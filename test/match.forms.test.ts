@@ -3,12 +3,10 @@
  * candidate differs by legal form alone matches at a lower confidence and says so, a qualifier word
  * ("Europe", "Holdings") still means another company, and subsidiaries match themselves.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchBusinessRows } from '../src/core/match/index.js';
-import { openEngine, type Engine } from '../src/engine.js';
+import type { Engine } from '../src/engine.js';
+import { engineOf } from './support/snapshot.js';
 
 const NAMES: [string, string][] = [
   ['Acme Inc.', 'US'],
@@ -24,21 +22,15 @@ const id = (i: number) => i.toString(16).padStart(32, '0');
 
 let engine: Engine;
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'match-forms-'));
-  const rows = NAMES.map(([name, country], i) => ({
-    business_id: id(i),
-    name,
-    country_code: country,
-    number_of_employees_range: '11-50',
-    is_public_company: false,
-  }));
-  writeFileSync(join(dir, 'businesses.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  writeFileSync(
-    join(dir, 'manifest.json'),
-    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
-  );
-  engine = openEngine();
-  await engine.load(dir, { strict: true });
+  engine = await engineOf({
+    businesses: NAMES.map(([name, country], i) => ({
+      business_id: id(i),
+      name,
+      country_code: country,
+      number_of_employees_range: '11-50',
+      is_public_company: false,
+    })),
+  });
 });
 afterAll(() => engine.close());
 

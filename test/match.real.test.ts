@@ -5,13 +5,11 @@
  * figures come from `bench/match/real-companies.ts`.
  */
 import fc from 'fast-check';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realCompanySet, realDataDir, score, type RealSet } from '../bench/match/real-data.js';
 import { matchBusinessRows } from '../src/core/match/index.js';
-import { openEngine, type Engine } from '../src/engine.js';
+import type { Engine } from '../src/engine.js';
+import { engineOf } from './support/snapshot.js';
 
 const dir = realDataDir();
 let engine: Engine;
@@ -20,19 +18,13 @@ let set: RealSet;
 beforeAll(async () => {
   if (dir === null) return;
   set = realCompanySet(dir, { perKind: 15, childhood: 150, seed: 3 });
-  const d = mkdtempSync(join(tmpdir(), 'match-real-'));
-  const rows = set.businesses.map((b) => ({
-    ...b,
-    number_of_employees_range: '51-200',
-    is_public_company: true,
-  }));
-  writeFileSync(join(d, 'businesses.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  writeFileSync(
-    join(d, 'manifest.json'),
-    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
-  );
-  engine = openEngine();
-  await engine.load(d, { strict: true });
+  engine = await engineOf({
+    businesses: set.businesses.map((b) => ({
+      ...b,
+      number_of_employees_range: '51-200',
+      is_public_company: true,
+    })),
+  });
 }, 60_000);
 afterAll(() => engine?.close());
 

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProspectRowInput } from '../../src/core/match/index.js';
 import { sharedDataFile } from '../../scripts/shared-data.js';
+import { rng } from './real-data.js';
 
 /** The FEBRL 4 files in `shared/data/real` ('' when absent: tests skip, benches stop). */
 export const FEBRL_A = sharedDataFile('real/febrl4a.csv') ?? '';
@@ -114,18 +115,6 @@ export function febrlQueries(dups: FebrlRecord[], set: PersonsSet): LabelledQuer
     truth: prospectIdOf(d.entity),
     kind: 'febrl',
   }));
-}
-
-/** A small deterministic generator (mulberry32), so the query sets are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const cap = (s: string) => s.replace(/\b\w/g, (c) => c.toUpperCase());

@@ -1,0 +1,26 @@
+/** Test support: an in-memory engine over a small snapshot written from records (strictly validated). */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEngine, type Engine } from '../../src/engine.js';
+
+export interface SnapshotRecords {
+  businesses?: readonly object[];
+  prospects?: readonly object[];
+}
+
+/** Writes the records as a snapshot folder (JSON Lines + manifest) and loads it into a new engine. */
+export async function engineOf(records: SnapshotRecords): Promise<Engine> {
+  const dir = mkdtempSync(join(tmpdir(), 'pdb-snapshot-'));
+  for (const [stream, rows] of Object.entries(records) as [string, readonly object[] | undefined][]) {
+    if (rows)
+      writeFileSync(join(dir, `${stream}.jsonl`), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  }
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
+  );
+  const engine = openEngine();
+  await engine.load(dir, { strict: true });
+  return engine;
+}
