@@ -16,6 +16,7 @@ import { createAccount } from '../src/account/accounts.js';
 import { openEngine } from '../src/engine.js';
 import { SPEC_ROUTES } from '../src/facade/spec.js';
 import { serve } from '../src/http/server.js';
+import { hostileString } from '../test/support/hostile.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,26 +39,6 @@ const server = await serve(engine, { port: 0, host: '127.0.0.1', mcp: false });
 // ---------------------------------------------------------------------------------------------------
 // Request generators
 
-const hostileString = fc.oneof(
-  fc.constantFrom(
-    'İ'.repeat(3_000),
-    'ﬃ'.repeat(5_000),
-    '\uFDFA'.repeat(2_000),
-    'a\u0301'.repeat(4_000),
-    '\u200B\u200C\u200D\uFEFF'.repeat(2_000),
-    '\u202E\u0645\u0631\u062D\u0628\u0627'.repeat(1_000),
-    '\uD800'.repeat(1_000),
-    'sofware engineer '.repeat(600),
-    'NaN',
-    '-0',
-    '1e308',
-    '9'.repeat(400),
-  ),
-  fc
-    .tuple(fc.integer({ min: 10_000, max: 100_000 }), fc.constantFrom('a', 'ab ', 'é', '𝔘', ' '))
-    .map(([n, c]) => c.repeat(Math.ceil(n / c.length))),
-  fc.string({ unit: 'binary', maxLength: 64 }),
-);
 const numericEdge = fc.constantFrom(-0, 1e308, -1e308, 2 ** 53 + 1, Number.MIN_VALUE, 2 ** 31, -1, 0, 1.5);
 const deep = fc
   .integer({ min: 1, max: 300 })

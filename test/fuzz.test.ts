@@ -15,6 +15,7 @@ import type { Engine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
 import { SPEC_ROUTES } from '../src/facade/spec.js';
 import { demoEngine } from './support/demo.js';
+import { hostileString } from './support/hostile.js';
 
 let engine: Engine;
 let key: string;
@@ -67,31 +68,6 @@ function seeds(): Record<string, unknown>[] {
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 /** No request may take longer than this (a hang guard, not a speed test). */
 const HANG_GUARD_MS = 5_000;
-
-/** Strings that stress folding, tokenising and typo expansion. */
-const hostileString = fc.oneof(
-  fc.constantFrom(
-    'İ'.repeat(3_000),
-    'ﬃ'.repeat(5_000),
-    '\uFDFA'.repeat(2_000),
-    'a\u0301'.repeat(4_000),
-    '\u200B\u200C\u200D\uFEFF'.repeat(2_000),
-    '\u202E\u0645\u0631\u062D\u0628\u0627'.repeat(1_000),
-    '\uD800'.repeat(1_000),
-    '\uDFFF\uD800x',
-    'sofware engineer '.repeat(600),
-    '0'.repeat(10_000),
-    'NaN',
-    '-0',
-    'Infinity',
-    '1e308',
-    '9'.repeat(400),
-  ),
-  fc
-    .tuple(fc.integer({ min: 10_000, max: 100_000 }), fc.constantFrom('a', 'ab ', 'é', '€', '𝔘', '-', ' '))
-    .map(([n, c]) => c.repeat(Math.ceil(n / c.length))),
-  fc.string({ unit: 'binary', maxLength: 64 }),
-);
 
 const numericEdge = fc.constantFrom(
   Number.NaN,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchBusinessRows } from '../src/core/match/index.js';
 import type { Engine } from '../src/engine.js';
-import { engineOf } from './support/snapshot.js';
+import { businessId as id, engineOf, namedBusinesses } from './support/snapshot.js';
 
 const NAMES: [string, string][] = [
   ['Acme Inc.', 'US'],
@@ -18,19 +18,10 @@ const NAMES: [string, string][] = [
   ['Nordlicht Inc.', 'US'],
   ['Toshiba Corporation', 'JP'],
 ];
-const id = (i: number) => i.toString(16).padStart(32, '0');
 
 let engine: Engine;
 beforeAll(async () => {
-  engine = await engineOf({
-    businesses: NAMES.map(([name, country], i) => ({
-      business_id: id(i),
-      name,
-      country_code: country,
-      number_of_employees_range: '11-50',
-      is_public_company: false,
-    })),
-  });
+  engine = await engineOf({ businesses: namedBusinesses(NAMES) });
 });
 afterAll(() => engine.close());
 

@@ -4,6 +4,7 @@
  * database is a false positive; no id for an entity that is there is a false negative.
  */
 import type { EvalRow } from './evalset.js';
+import { scores } from '../../src/core/match/evaluate.js';
 
 export interface Quality {
   kind: string;
@@ -17,10 +18,7 @@ export interface Quality {
 }
 
 function finish(q: Omit<Quality, 'precision' | 'recall' | 'f1'>): Quality {
-  const precision = q.tp + q.fp === 0 ? 1 : q.tp / (q.tp + q.fp);
-  const positives = q.tp + q.fn;
-  const recall = positives === 0 ? 1 : q.tp / positives;
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  const { precision, recall, f1 } = scores(q.rows, q.tp + q.fn, q.tp + q.fp, q.tp);
   return { ...q, precision, recall, f1 };
 }
 

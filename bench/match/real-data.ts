@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { sharedDataDir, sharedDataFile } from '../../scripts/shared-data.js';
 import { parseCsv } from '../../src/jobs/csv.js';
 import { companyMatchKey } from '../../src/normalise/index.js';
+import { scores } from '../../src/core/match/evaluate.js';
 
 /** `shared/data/real` beside the repository, or null. */
 export function realDataDir(): string | null {
@@ -301,9 +302,7 @@ export function score(queries: readonly RealQuery[], got: readonly (string | nul
     add('overall', f);
   });
   return [...by].map(([kind, s]) => {
-    const precision = s.tp + s.fp === 0 ? 1 : s.tp / (s.tp + s.fp);
-    const recall = s.tp + s.fn === 0 ? 1 : s.tp / (s.tp + s.fn);
-    const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+    const { precision, recall, f1 } = scores(s.rows, s.tp + s.fn, s.tp + s.fp, s.tp);
     return { kind, ...s, precision, recall, f1 };
   });
 }

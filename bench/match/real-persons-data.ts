@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { ProspectRowInput } from '../../src/core/match/index.js';
 import { sharedDataFile } from '../../scripts/shared-data.js';
 import { rng } from './real-data.js';
+import { scores } from '../../src/core/match/evaluate.js';
 
 /** The FEBRL 4 files in `shared/data/real` ('' when absent: tests skip, benches stop). */
 export const FEBRL_A = sharedDataFile('real/febrl4a.csv') ?? '';
@@ -195,9 +196,6 @@ export function score(truths: readonly string[], answers: readonly (string | nul
     if (a === truths[i]) tp++;
     else fp++;
   }
-  const fn = truths.length - tp;
-  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
-  const recall = truths.length === 0 ? 1 : tp / truths.length;
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { tp, fp, fn, precision, recall, f1 };
+  const { precision, recall, f1 } = scores(truths.length, truths.length, tp + fp, tp);
+  return { tp, fp, fn: truths.length - tp, precision, recall, f1 };
 }

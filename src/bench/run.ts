@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { evaluateMatches, type Evaluation } from '../core/match/evaluate.js';
+import { evaluateMatches, scores, type Evaluation } from '../core/match/evaluate.js';
 import {
   matchBusinessRows,
   matchProspectRows,
@@ -118,13 +118,8 @@ function pr(answers: (string | null)[], rows: readonly Labelled<unknown>[]) {
       if (a === t) e.correct++;
     }
   });
-  const precision = e.matched === 0 ? 1 : e.correct / e.matched;
-  const recall = e.positives === 0 ? 1 : e.correct / e.positives;
-  return {
-    precision,
-    recall,
-    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
-  };
+  const { precision, recall, f1 } = scores(answers.length, e.positives, e.matched, e.correct);
+  return { precision, recall, f1 };
 }
 
 async function facadeKey(engine: Engine, options: BenchOptions, notes: string[]): Promise<string | null> {

@@ -24,3 +24,17 @@ export async function engineOf(records: SnapshotRecords): Promise<Engine> {
   await engine.load(dir, { strict: true });
   return engine;
 }
+
+/** Business i's id: 32 hex digits. */
+export const businessId = (i: number) => i.toString(16).padStart(32, '0');
+
+/** Minimal valid business records from `[name, country]` pairs, ids from {@link businessId}. */
+export function namedBusinesses(names: readonly (readonly [string, string])[]): object[] {
+  return names.map(([name, country], i) => ({
+    business_id: businessId(i),
+    name,
+    country_code: country,
+    number_of_employees_range: '11-50',
+    is_public_company: false,
+  }));
+}

@@ -5,13 +5,13 @@
  * rows that were wrong or missed go to OUT.jsonl for inspection. The file is read whole: a labelled set
  * is meant to be inspected, not streamed.
  */
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { evaluateMatches, type Evaluation, type Scores } from '../../core/match/evaluate.js';
 import { openEngine } from '../../engine.js';
 import { textTable } from '../table.js';
-import { chunksOf, csvRows, jsonlRows } from './match.js';
+import { chunksOf, csvRows, jsonlRows, reportMissing } from './match.js';
 
 const USAGE =
   'usage: prospectdb match --db FILE (--businesses|--prospects) INPUT.{jsonl,csv}[.gz] --truth COLUMN [--errors OUT.jsonl] [--min-confidence X] [--json]';
@@ -70,12 +70,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  for (const path of [values.db, input]) {
-    if (!existsSync(path)) {
-      console.error(`prospectdb: ${path}: no such file`);
-      return 1;
-    }
-  }
+  if (reportMissing([values.db, input])) return 1;
   const threshold = values['min-confidence'] === undefined ? undefined : Number(values['min-confidence']);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) {
     console.error('prospectdb: --min-confidence takes a number from 0 to 1');

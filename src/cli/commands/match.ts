@@ -16,6 +16,13 @@ const USAGE =
   'usage: prospectdb match --db FILE (--businesses|--prospects) INPUT.{jsonl,csv}[.gz] [--explain] [--alternatives K] [--min-confidence X]\n' +
   '       prospectdb match --db FILE (--businesses|--prospects) INPUT --truth COLUMN [--errors OUT.jsonl] [--json]';
 
+/** Says on stderr which of `paths` does not exist; true when one is missing. */
+export function reportMissing(paths: readonly string[]): boolean {
+  const missing = paths.find((path) => !existsSync(path));
+  if (missing !== undefined) console.error(`prospectdb: ${missing}: no such file`);
+  return missing !== undefined;
+}
+
 /** Raw byte chunks of a file (gunzipped when it ends in .gz), counting the bytes read on disk. */
 export async function* chunksOf(path: string, onBytes: (n: number) => void): AsyncGenerator<string> {
   const file = createReadStream(path);
@@ -128,12 +135,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  for (const path of [values.db, input]) {
-    if (!existsSync(path)) {
-      console.error(`prospectdb: ${path}: no such file`);
-      return 1;
-    }
-  }
+  if (reportMissing([values.db, input])) return 1;
   const alternatives = values.alternatives === undefined ? 0 : Number(values.alternatives);
   if (!Number.isInteger(alternatives) || alternatives < 0) {
     console.error('prospectdb: --alternatives takes a whole number ≥ 0');
