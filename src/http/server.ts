@@ -18,7 +18,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Engine } from '../engine.js';
+import { ERROR_CODES } from '../errors.js';
 import { handle } from '../facade/handle.js';
+import { errorBody } from '../facade/stages/respond.js';
 import { warmEngine } from '../indexes/warm.js';
 import { mcpHttpHandler, type McpHttpOptions } from '../mcp/http.js';
 import { getMeta } from '../store/open.js';
@@ -164,9 +166,9 @@ export function createHttpServer(engine: Engine, options: ServeOptions = {}): Se
           res.setHeader('connection', 'close');
           send(
             res,
-            413,
+            ERROR_CODES.PAYLOAD_TOO_LARGE.status,
             { 'content-type': 'application/json' },
-            { details: `Request body larger than ${limit} bytes` },
+            errorBody('PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`),
           );
           return;
         }
@@ -186,9 +188,9 @@ export function createHttpServer(engine: Engine, options: ServeOptions = {}): Se
         if (!res.headersSent)
           send(
             res,
-            500,
+            ERROR_CODES.INTERNAL.status,
             { 'content-type': 'application/json' },
-            { details: 'An internal server error occurred' },
+            errorBody('INTERNAL'),
           );
         else res.destroy();
       }
