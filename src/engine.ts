@@ -8,7 +8,7 @@ import type { ResearchProvider } from './core/research/provider.js';
 import { EngineError } from './errors.js';
 import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeOptions, FacadeRequest, FacadeResponse } from './facade/types.js';
-import { ensureJobWorker, jobWorkerOf, type JobWorkerOptions } from './jobs/worker.js';
+import { ensureJobWorker, jobWorkerOf, type JobWorkerOptions } from './jobs/index.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
 import { getMeta, openDatabase, type Db } from './store/open.js';
