@@ -18,7 +18,7 @@ import {
   type ApiVersion,
 } from '../schemas/events.js';
 import { EventRecord } from '../schemas/records.js';
-import { docCodec } from '../store/load.js';
+import { docCodec } from '../store/codec.js';
 import { getMeta, setMeta, type Db } from '../store/open.js';
 import { preparedOnce } from '../store/statements.js';
 import { enqueueDelivery, matchEnrollments, wakeDelivery } from '../webhooks/index.js';
