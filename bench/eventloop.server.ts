@@ -4,6 +4,7 @@
  * as one JSON line once listening; answers the parent's `report` message with the event-loop delay
  * histogram (ms) and exits.
  */
+import { existsSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -14,7 +15,10 @@ type Fn = (...args: unknown[]) => unknown;
 const load = async (path: string, name: string) =>
   ((await import(new URL(path, root).href)) as Record<string, unknown>)[name] as Fn;
 const openEngine = await load('src/engine.ts', 'openEngine');
-const serve = await load('src/http/server.ts', 'serve');
+// The serve module moved out of http/ (issue #14); older trees (the baseline) still have it there.
+const serve = existsSync(new URL('src/serve.ts', root))
+  ? await load('src/serve.ts', 'serve')
+  : await load('src/http/server.ts', 'serve');
 const createAccount = await load('src/account/accounts.ts', 'createAccount');
 
 const engine = openEngine({ path: values.db!, rateLimit: false }) as { close(): void };

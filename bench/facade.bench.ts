@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { createAccount } from '../src/account/accounts.js';
 import { openEngine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
-import { serve } from '../src/http/server.js';
+import { serve } from '../src/serve.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '3' } } });
 const seconds = Number(values.seconds);

@@ -3,17 +3,16 @@
  * that take the engine first (`fetchPage(engine, …)`); the methods here are the lifecycle and shortcuts.
  */
 import { accountsApi, type AccountsApi } from './account/accounts.js';
-import type { WebhookSettings } from './account/webhooks.js';
 import { ingestEvents, type IngestOptions, type IngestReport } from './core/events.js';
 import type { ResearchProvider } from './core/research/provider.js';
 import { EngineError } from './errors.js';
 import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeOptions, FacadeRequest, FacadeResponse } from './facade/types.js';
-import { startDeliveryWorker, type DeliveryWorker } from './http/deliver.js';
-import { ensureJobWorker, jobWorkerOf, type JobWorkerOptions } from './jobs/worker.js';
+import { ensureJobWorker, jobWorkerOf, type JobWorkerOptions } from './jobs/index.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
 import { getMeta, openDatabase, type Db } from './store/open.js';
+import { startDeliveryWorker, type DeliveryWorker, type WebhookSettings } from './webhooks/index.js';
 
 export interface EngineOptions extends FacadeOptions {
   /** SQLite file; `:memory:` (the default) keeps everything in memory. */

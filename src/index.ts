@@ -34,7 +34,7 @@ export type {
   ProspectsMatchResult,
   StreamOptions,
 } from './core/match/index.js';
-export { serve, createHttpServer, type RunningServer, type ServeOptions } from './http/server.js';
+export { serve, createHttpServer, type RunningServer, type ServeOptions } from './serve.js';
 export { buildIndexes, warmEngine } from './indexes/warm.js';
 export { exportBusinesses, exportProspects, type RecordExport } from './core/export.js';
 export type { BusinessesExportRequest, ProspectsExportRequest } from './schemas/export.js';

@@ -3,7 +3,7 @@
  * own pre-schema bounds. Exact results, not timings (the fuzz test holds the hang guard).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseIdCsv } from '../src/account/uploads.js';
+import { parseIdCsv } from '../src/jobs/uploads.js';
 import { decodeCursor, cursorScope, encodeCursor } from '../src/core/cursor.js';
 import { boundedName, boundedProspect, MAX_NAME_CHARS } from '../src/core/match/limits.js';
 import { matchProspects } from '../src/core/match/batch.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balance, createAccount } from '../src/account/accounts.js';
 import { accountStatements } from '../src/account/ledger.js';
 import type { Engine } from '../src/engine.js';
-import { serve, type RunningServer } from '../src/http/server.js';
+import { serve, type RunningServer } from '../src/serve.js';
 import { demoEngine } from './support/demo.js';
 
 let engine: Engine;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balance } from '../src/account/accounts.js';
-import { cancelJob, readJob } from '../src/account/jobs.js';
+import { cancelJob, readJob } from '../src/jobs/state.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { buildRouter, handle } from '../src/facade/handle.js';
 import { routes as jobRoutes } from '../src/facade/routes/jobs.js';

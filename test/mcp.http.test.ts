@@ -7,7 +7,7 @@ import { issueKey, revokeKey, listKeys } from '../src/account/accounts.js';
 import { handle } from '../src/facade/handle.js';
 import { mcpHttpHandler } from '../src/mcp/http.js';
 import { run as runServe } from '../src/cli/commands/serve.js';
-import { serve, type RunningServer as HttpServer } from '../src/http/server.js';
+import { serve, type RunningServer as HttpServer } from '../src/serve.js';
 import { mcpFixture, type McpFixture } from './support/mcp-engine.js';
 import {
   approve,

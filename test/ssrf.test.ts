@@ -6,8 +6,8 @@ import { createAccount } from '../src/account/accounts.js';
 import { ingestEvents } from '../src/core/events.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
-import { startDeliveryWorker } from '../src/http/deliver.js';
-import { checkUrl, guardedPost, isBlockedAddress, type Resolver } from '../src/http/ssrf.js';
+import { startDeliveryWorker } from '../src/webhooks/deliver.js';
+import { checkUrl, guardedPost, isBlockedAddress, type Resolver } from '../src/webhooks/ssrf.js';
 
 /** Counts TCP connections on 127.0.0.1 (and ::1 when the host has it): any would be a breach. */
 let connections = 0;

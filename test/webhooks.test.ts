@@ -10,8 +10,8 @@ import { createAccount } from '../src/account/accounts.js';
 import { ingestEvents } from '../src/core/events.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
-import { startDeliveryWorker, type DeliveryWorker } from '../src/http/deliver.js';
-import { verifyXSignature } from '../src/http/signature.js';
+import { startDeliveryWorker, type DeliveryWorker } from '../src/webhooks/deliver.js';
+import { verifyXSignature } from '../src/webhooks/signature.js';
 
 interface Received {
   headers: http.IncomingHttpHeaders;

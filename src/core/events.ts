@@ -9,8 +9,6 @@
  * const events = fetchEvents(engine, { version: 1, entityType: 'business', ids: [business_id], eventTypes: ['new_office'] });
  */
 import type { Engine } from '../engine.js';
-import { enqueueDelivery, wakeDelivery } from '../account/outbox.js';
-import { matchEnrollments } from '../account/enrollments.js';
 import { PROSPECT_EVENT_TYPES, type EntityType } from '../schemas/enums.js';
 import {
   eventDataFor,
@@ -20,9 +18,10 @@ import {
   type ApiVersion,
 } from '../schemas/events.js';
 import { EventRecord } from '../schemas/records.js';
-import { docCodec } from '../store/load.js';
+import { docCodec } from '../store/codec.js';
 import { getMeta, setMeta, type Db } from '../store/open.js';
 import { preparedOnce } from '../store/statements.js';
+import { enqueueDelivery, matchEnrollments, wakeDelivery } from '../webhooks/index.js';
 
 function prepare(db: Db) {
   return {

@@ -10,22 +10,34 @@
  * of connections. Every answer carries the security headers, no answer carries a stack trace, and CORS
  * is off unless origins are configured.
  *
+ * It knows nothing of the tool server: whoever starts it mounts extra handlers (`mount`), which is how
+ * `src/serve.ts` composes the API and `/mcp` on one port.
+ *
  * @example
- * const server = await serve(engine, { port: 8080 });
+ * const server = await startHttpServer(engine, { port: 8080 });
  * // … later
  * await server.close();
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Engine } from '../engine.js';
+import { ERROR_CODES } from '../errors.js';
 import { handle } from '../facade/handle.js';
+import { errorBody } from '../facade/stages/respond.js';
 import { warmEngine } from '../indexes/warm.js';
-import { mcpHttpHandler, type McpHttpOptions } from '../mcp/http.js';
 import { getMeta } from '../store/open.js';
 import { corsHeaders, preflight, type CorsOptions } from './cors.js';
 import { createTurns } from './turns.js';
 
-export interface ServeOptions {
+/**
+ * A handler served before the facade (the tool server at `/mcp`): resolves true when it answered the
+ * request, false to let the facade answer. `close` runs when the server closes.
+ */
+export type MountedHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) & {
+  close?(): Promise<void>;
+};
+
+export interface HttpServerOptions {
   /** Default 8080; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -34,14 +46,8 @@ export interface ServeOptions {
   maxBodyBytes?: number;
   /** How long `close()` waits for in-flight requests before cutting connections; default 5 s. */
   shutdownTimeoutMs?: number;
-  /** The agent tool server (`/mcp` with its OAuth endpoints); on by default, `false` turns it off. */
-  mcp?: McpHttpOptions | false;
-  /**
-   * Origin agents reach the server at, e.g. `https://data.example.com` behind a TLS-terminating proxy:
-   * the tool server's issuer, metadata, token audience and allowed hosts derive from it (same as
-   * `mcp.publicUrl`). Default: a local server, loopback hosts only.
-   */
-  publicUrl?: string;
+  /** Answers first when it claims the request (after the security and CORS headers). */
+  mount?: MountedHandler;
   /** Browser origins allowed to call the API (CORS); none by default. `['*']` allows any origin. */
   cors?: CorsOptions;
   /**
@@ -130,12 +136,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_la
 }
 
 /** A node:http server answering through the facade (not yet listening). */
-export function createHttpServer(engine: Engine, options: ServeOptions = {}): Server {
+export function createNodeServer(engine: Engine, options: HttpServerOptions = {}): Server {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const mcp =
-    options.mcp === false
-      ? undefined
-      : mcpHttpHandler(engine, { publicUrl: options.publicUrl, ...options.mcp });
+  const mount = options.mount;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const turn = createTurns();
   const limits = {
@@ -158,15 +161,15 @@ export function createHttpServer(engine: Engine, options: ServeOptions = {}): Se
           for (const [name, value] of Object.entries(corsHeaders(options.cors, req.headers.origin)))
             res.setHeader(name, value);
         }
-        if (mcp && (await mcp(req, res))) return;
+        if (mount && (await mount(req, res))) return;
         const body = await readBody(req, limit);
         if (body === 'too_large') {
           res.setHeader('connection', 'close');
           send(
             res,
-            413,
+            ERROR_CODES.PAYLOAD_TOO_LARGE.status,
             { 'content-type': 'application/json' },
-            { details: `Request body larger than ${limit} bytes` },
+            errorBody('PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`),
           );
           return;
         }
@@ -186,16 +189,16 @@ export function createHttpServer(engine: Engine, options: ServeOptions = {}): Se
         if (!res.headersSent)
           send(
             res,
-            500,
+            ERROR_CODES.INTERNAL.status,
             { 'content-type': 'application/json' },
-            { details: 'An internal server error occurred' },
+            errorBody('INTERNAL'),
           );
         else res.destroy();
       }
     })();
   });
   limitConnections(server, options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
-  if (mcp) server.on('close', () => void mcp.close());
+  if (mount?.close) server.on('close', () => void mount.close?.());
   return server;
 }
 
@@ -223,7 +226,7 @@ function limitConnections(server: Server, max: number): void {
  * Re-warms the engine's indexes after its data changes (a load or an event ingest by this or another
  * process), off the request path: the warm-up yields between indexes. Returns the stopper.
  */
-function rewarmOnChange(engine: Engine, onWarm: ServeOptions['onWarm']): () => void {
+function rewarmOnChange(engine: Engine, onWarm: HttpServerOptions['onWarm']): () => void {
   const version = () => (engine.closed ? undefined : getMeta(engine.db, 'data_version'));
   let warmed = version();
   let running = false;
@@ -247,11 +250,14 @@ function rewarmOnChange(engine: Engine, onWarm: ServeOptions['onWarm']): () => v
   return () => clearInterval(timer);
 }
 
-/** Starts serving the engine over HTTP. */
-export async function serve(engine: Engine, options: ServeOptions = {}): Promise<RunningServer> {
+/** Starts serving the engine over HTTP (the API only; `serve` in `src/serve.ts` adds `/mcp`). */
+export async function startHttpServer(
+  engine: Engine,
+  options: HttpServerOptions = {},
+): Promise<RunningServer> {
   const warm = options.warm !== false;
   if (warm) options.onWarm?.(await warmEngine(engine));
-  const server = createHttpServer(engine, options);
+  const server = createNodeServer(engine, options);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -3,7 +3,7 @@
  * turned into one result line per input row plus the charges the rows incur. Reads only; the worker
  * commits the lines and the charges together.
  */
-import type { BatchWrite, JobRow } from '../account/jobs.js';
+import type { BatchWrite, JobRow } from './state.js';
 import type { Engine } from '../engine.js';
 import { enrich, type EnrichRow } from '../core/enrich/enrich.js';
 import { idKey } from '../core/enrich/entities.js';

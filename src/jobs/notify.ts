@@ -4,7 +4,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { Engine } from '../engine.js';
-import { jobStatusBody, type JobRow } from '../account/jobs.js';
+import { jobStatusBody, type JobRow } from './state.js';
 import type { JobNotifications } from '../schemas/jobs.js';
 
 export interface SmtpOptions {

@@ -15,8 +15,8 @@ import {
   startJob,
   sweepResults,
   type JobRow,
-} from '../account/jobs.js';
-import { getList } from '../account/uploads.js';
+} from './state.js';
+import { getList } from './uploads.js';
 import type { ResearchProvider } from '../core/research/provider.js';
 import type { Engine } from '../engine.js';
 import { computeBatch } from './batch.js';
@@ -46,6 +46,10 @@ export interface JobWorker {
   readonly stopped: boolean;
 }
 
+// Documented module state: the running worker of each engine. Submitting a job (a route holding only
+// the engine) must find and wake it, and one engine must never run two; the engine's lifecycle
+// starts it (`ensureJobWorker`) and stops it (`close`). A WeakMap, so a dropped engine takes its entry
+// with it. The narrow context of issue #14 part 1 is where this becomes a field.
 const workers = new WeakMap<Engine, JobWorker>();
 
 /** The worker running for an engine, if any. */

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { createAccount, getAccountByPartner, issueKey, listKeys, revokeKey } from '../../account/accounts.js';
 import { openEngine, type Engine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
-import { serve } from '../../http/server.js';
+import { serve } from '../../serve.js';
 import { rateLimitOption, untilSignal } from './serve.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/demo', import.meta.url));

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { openEngine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
-import { serve } from '../../http/server.js';
+import { serve } from '../../serve.js';
 import { publicOrigin } from '../../mcp/http.js';
 
 const HELP = `usage: prospectdb serve --db FILE [--port 8080] [--host 127.0.0.1] [--rate-limit N|off]

@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../../engine.js';
 import type { Db } from '../../store/open.js';
-import { decodeDoc } from '../../store/load.js';
+import { decodeDoc } from '../../store/codec.js';
 import type { BusinessRecord, ProspectRecord } from '../../schemas/records.js';
 
 export type EntityType = 'business' | 'prospect';

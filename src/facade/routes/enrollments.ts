@@ -33,9 +33,9 @@ import {
   getEnrollment,
   listEnrollments,
   updateEnrollment,
+  webhookByRowid,
   type EnrollmentRow,
-} from '../../account/enrollments.js';
-import { webhookByRowid } from '../../account/webhooks.js';
+} from '../../webhooks/index.js';
 import type { Engine } from '../../engine.js';
 import type { EntityType } from '../../schemas/enums.js';
 import {

@@ -3,20 +3,18 @@
  * `GET /v2/jobs/status/{job_id}`, `POST /v2/jobs/cancel/{job_id}`, and the CSV behind
  * `results.download_url` (`GET /v2/jobs/results/{job_id}?token=…`, no API key: the token is the key).
  */
-import {
-  cancelJob,
-  getJob,
-  jobListItem,
-  jobResultLines,
-  jobStatusBody,
-  listJobs,
-  submitJob,
-} from '../../account/jobs.js';
 import { ENRICHMENTS, type EnrichmentDef } from '../../core/enrich/table.js';
 import { compileOutputSchema } from '../../core/research/schema.js';
 import { EngineError } from '../../errors.js';
-import { toCsv } from '../../jobs/csv.js';
-import { ensureJobWorker } from '../../jobs/worker.js';
+import {
+  cancelJob,
+  enqueueJob,
+  getJob,
+  jobListItem,
+  jobResultsCsv,
+  jobStatusBody,
+  listJobs,
+} from '../../jobs/index.js';
 import {
   AsyncContactsParams,
   jobSubmitBody,
@@ -55,7 +53,7 @@ function submitRoute(kind: JobKind): Route {
     entitlement: kind.entitlement,
     body: jobSubmitBody(kind.params),
     handler(ctx: RouteContext<Record<string, unknown>>) {
-      const job = submitJob(ctx.engine, ctx.account!, {
+      const job = enqueueJob(ctx.engine, ctx.account!, {
         entity_type: kind.entity,
         enrichment: kind.name,
         endpoint: path,
@@ -70,7 +68,6 @@ function submitRoute(kind: JobKind): Route {
                 )
             : undefined,
       });
-      ensureJobWorker(ctx.engine)?.kick();
       return {
         status: 202,
         responseContext: false,
@@ -114,7 +111,7 @@ export const routes: Route[] = [
     handler(ctx) {
       const token = ctx.query.token;
       if (typeof token !== 'string') throw new EngineError('NOT_FOUND', 'Results not found');
-      const csv = toCsv(jobResultLines(ctx.engine, ctx.params.job_id!, token));
+      const csv = jobResultsCsv(ctx.engine, ctx.params.job_id!, token);
       return {
         responseContext: false,
         headers: {

@@ -3,7 +3,7 @@
  * `description`, all required) parsed with busboy; camelCase response without `response_context`.
  */
 import busboy from 'busboy';
-import { createList, MAX_CSV_BYTES, MAX_LIST_DESCRIPTION, MAX_LIST_ROWS } from '../../account/uploads.js';
+import { createList, MAX_CSV_BYTES, MAX_LIST_DESCRIPTION, MAX_LIST_ROWS } from '../../jobs/index.js';
 import { EngineError, type ValidationIssue } from '../../errors.js';
 import type { Route } from '../types.js';
 

@@ -69,12 +69,11 @@ import {
   updateWebhook,
   v1WebhookView,
   v2WebhookView,
-  webhookSettings,
-} from '../../account/webhooks.js';
+  checkConnectivity,
+  checkTarget,
+} from '../../webhooks/index.js';
 import type { Engine } from '../../engine.js';
 import { EngineError } from '../../errors.js';
-import { checkConnectivity } from '../../http/deliver.js';
-import { checkUrl } from '../../http/ssrf.js';
 import {
   eventNameFor,
   v1CheckConnectivity,
@@ -93,7 +92,7 @@ import type { Route, RouteContext } from '../types.js';
 
 /** 422 for a URL the SSRF policy refuses without DNS. */
 function assertTarget(engine: Engine, url: string, field: string): void {
-  const checked = checkUrl(url, { allowPrivateTargets: webhookSettings(engine).allowPrivateTargets });
+  const checked = checkTarget(engine, url);
   if (!checked.ok) {
     throw EngineError.validation([
       {

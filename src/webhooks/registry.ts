@@ -14,8 +14,9 @@ import { EngineError } from '../errors.js';
 import type { Account } from '../facade/types.js';
 import type { PayloadFormat, WebhookStatus } from '../schemas/events.js';
 import type { Db } from '../store/open.js';
-import { requeueExhausted } from './outbox.js';
 import { preparedOnce } from '../store/statements.js';
+import { requeueExhausted } from './outbox.js';
+import { wakeDelivery } from './wake.js';
 
 /** v2 webhooks per account. */
 export const MAX_WEBHOOKS = 10;
@@ -169,6 +170,12 @@ export function listWebhooks(engine: Engine, account: Account, status?: WebhookS
   return status ? rows.filter((r) => r.status === status) : rows;
 }
 
+/** Re-queues the deliveries that ran out of retries and wakes the worker to send them. */
+function resumeDeliveries(engine: Engine, webhookRowid: number, now: number): void {
+  requeueExhausted(engine, webhookRowid, now);
+  wakeDelivery(engine);
+}
+
 /** Applies a partial update; re-enabling resumes the deliveries that waited or ran out of retries. */
 export function updateWebhook(
   engine: Engine,
@@ -191,7 +198,7 @@ export function updateWebhook(
     disabled_reason: status === 'active' ? null : patch.status === 'disabled' ? 'user' : row.disabled_reason,
     now,
   });
-  if (status === 'active' && row.status !== 'active') requeueExhausted(engine, row.rowid, now);
+  if (status === 'active' && row.status !== 'active') resumeDeliveries(engine, row.rowid, now);
   return s.byRowid.get(row.rowid) as WebhookRow;
 }
 
@@ -263,7 +270,7 @@ export function registerV1Webhook(
   };
   if (existing) {
     s.replaceV1.run({ ...fields, rowid: existing.rowid });
-    if (existing.status !== 'active') requeueExhausted(engine, existing.rowid, now);
+    if (existing.status !== 'active') resumeDeliveries(engine, existing.rowid, now);
     return s.byRowid.get(existing.rowid) as WebhookRow;
   }
   const { lastInsertRowid } = s.insert.run({

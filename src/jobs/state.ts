@@ -9,11 +9,11 @@ import { EngineError } from '../errors.js';
 import type { Account } from '../facade/types.js';
 import type { JobNotifications, JobStatus } from '../schemas/jobs.js';
 import type { Db } from '../store/open.js';
-import { applyCharges, type PendingCharge } from './credits.js';
-import { getAccount } from './accounts.js';
-import { sameSecret } from './keys.js';
-import { getList, type EntityType } from './uploads.js';
+import { getAccount } from '../account/accounts.js';
+import { applyCharges, type PendingCharge } from '../account/credits.js';
+import { sameSecret } from '../account/keys.js';
 import { preparedOnce } from '../store/statements.js';
+import { getList, type EntityType } from './uploads.js';
 
 /** Maximum run time of a job; past it the job is `expired`. */
 export const JOB_RUN_LIMIT_MS = 24 * 3600_000;

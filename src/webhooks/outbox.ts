@@ -1,7 +1,7 @@
 /**
  * The durable delivery outbox. A delivery is written in the same transaction as the event that caused
  * it, so an event is never stored without its deliveries (nor the reverse). The worker
- * (`src/http/deliver.ts`) reads due rows, and records each attempt's outcome here. A delivery is
+ * (`deliver.ts`) reads due rows, and records each attempt's outcome here. A delivery is
  * `pending` until it is `delivered`, `failed` (a permanent answer, or retries ran out) or `cancelled`
  * (its webhook was deleted). Pending rows survive restarts: a new worker picks them up.
  */
@@ -140,22 +140,10 @@ export function markFailed(
   stmts(engine).failed.run({ rowid, code, error, now });
 }
 
-/** Puts back the deliveries whose retries ran out, when their webhook is active again. */
+/**
+ * Puts back the deliveries whose retries ran out, when their webhook is active again (the caller
+ * wakes the delivery worker: `wake.ts`).
+ */
 export function requeueExhausted(engine: Engine, webhookRowid: number, now: number): number {
-  const n = stmts(engine).requeue.run({ webhook: webhookRowid, now }).changes;
-  wakeDelivery(engine);
-  return n;
-}
-
-// A running delivery worker registers a waker so new deliveries go out at once rather than at its next poll.
-const wakers = new WeakMap<Db, () => void>();
-
-export function registerWaker(engine: Engine, wake: (() => void) | null): void {
-  if (wake) wakers.set(engine.db, wake);
-  else wakers.delete(engine.db);
-}
-
-/** Tells the engine's delivery worker (if one runs) that deliveries may be due. */
-export function wakeDelivery(engine: Engine): void {
-  wakers.get(engine.db)?.();
+  return stmts(engine).requeue.run({ webhook: webhookRowid, now }).changes;
 }

@@ -14,7 +14,6 @@
  * …
  * await worker.stop();
  */
-import { randomBytes } from 'node:crypto';
 import type { Engine } from '../engine.js';
 import {
   RETRIES_EXHAUSTED,
@@ -23,18 +22,12 @@ import {
   markFailed,
   markRetry,
   nextDueAt,
-  registerWaker,
   type DeliveryRow,
-} from '../account/outbox.js';
-import {
-  disableWebhook,
-  previousSecretAt,
-  webhookByRowid,
-  webhookSettings,
-  type WebhookRow,
-} from '../account/webhooks.js';
-import { signatureHeaders } from './signature.js';
-import { guardedPost, type PostOutcome, type Resolver } from './ssrf.js';
+} from './outbox.js';
+import { disableWebhook, webhookByRowid, webhookSettings } from './registry.js';
+import { sendToWebhook } from './send.js';
+import type { PostOutcome, Resolver } from './ssrf.js';
+import { registerWaker } from './wake.js';
 
 export interface DeliveryWorkerOptions {
   /** Delays (ms) before each retry; default the engine's `webhooks.retrySchedule` (about a day). */
@@ -66,58 +59,6 @@ export interface DeliveryWorker {
   /** Stops: aborts requests in flight (their rows stay pending) and clears the timer. */
   stop(): Promise<void>;
   readonly stopped: boolean;
-}
-
-/** Header lines of a webhook (`"Name: value"`) as an object. */
-function customHeaders(row: WebhookRow): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of JSON.parse(row.headers) as string[]) {
-    const at = line.indexOf(':');
-    if (at > 0) out[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
-  }
-  return out;
-}
-
-/** The raw body for a webhook's `payload_format` (`stringified_json`: the JSON text as a JSON string). */
-export function rawBody(payloadJson: string, format: string): string {
-  return format === 'stringified_json' ? JSON.stringify(payloadJson) : payloadJson;
-}
-
-export interface SendInput {
-  webhook: WebhookRow;
-  msgId: string;
-  payloadJson: string;
-  now: number;
-  timeoutMs: number;
-  allowPrivateTargets: boolean;
-  resolver?: Resolver;
-  signal?: AbortSignal;
-}
-
-/** One signed POST of a payload to a webhook. */
-export function sendToWebhook(input: SendInput): Promise<PostOutcome> {
-  const { webhook, msgId, payloadJson, now } = input;
-  const body = rawBody(payloadJson, webhook.payload_format);
-  const headers = {
-    ...customHeaders(webhook),
-    'content-type': 'application/json',
-    'user-agent': 'prospectdb-webhooks/1',
-    ...signatureHeaders({
-      msgId,
-      timestamp: Math.floor(now / 1000),
-      body,
-      secret: webhook.secret,
-      previousSecret: previousSecretAt(webhook, now),
-    }),
-  };
-  return guardedPost(webhook.url, {
-    headers,
-    body,
-    timeoutMs: input.timeoutMs,
-    policy: { allowPrivateTargets: input.allowPrivateTargets },
-    resolver: input.resolver,
-    signal: input.signal,
-  });
 }
 
 /** `Retry-After` in ms (seconds or an HTTP date); null when absent or unreadable. */
@@ -301,99 +242,4 @@ export function startDeliveryWorker(engine: Engine, options: DeliveryWorkerOptio
   registerWaker(engine, () => worker.wake());
   schedule_(0);
   return worker;
-}
-
-export interface ConnectivityResult {
-  /** True when every simulated event got a 2xx. */
-  reachable: boolean;
-  /** Class of the last answer (`2xx` … `5xx`), null when none came. */
-  status_class: string | null;
-  /** Slowest attempt, in ms. */
-  latency_ms: number;
-  /** `timeout`, `network_error`, `dns_error`, `blocked_target`, `redirect_not_followed` or null. */
-  error: string | null;
-  events_sent: number;
-  events_delivered: number;
-}
-
-export interface ConnectivityInput {
-  /** Stored (v1) event name; default `new_office`. */
-  eventName?: string | null;
-  numberOfEvents?: number | null;
-  eventTime?: string | null;
-  /** Name of the event in the caller's version (`executive_joined_company` in v2). */
-  outputName: (stored: string) => string;
-}
-
-const PROSPECT_SIMULATIONS = new Set([
-  'prospect_changed_role',
-  'prospect_changed_company',
-  'prospect_job_start_anniversary',
-]);
-
-/**
- * Sends simulated events (signed like real deliveries, outside the outbox) and reports a coarse result:
- * never the receiver's body or headers.
- */
-export async function checkConnectivity(
-  engine: Engine,
-  webhook: WebhookRow,
-  input: ConnectivityInput,
-  options: { timeoutMs?: number } = {},
-): Promise<ConnectivityResult> {
-  const settings = webhookSettings(engine);
-  const stored = input.eventName ?? 'new_office';
-  const prospect = PROSPECT_SIMULATIONS.has(stored);
-  const count = input.numberOfEvents ?? 1;
-  const result: ConnectivityResult = {
-    reachable: false,
-    status_class: null,
-    latency_ms: 0,
-    error: null,
-    events_sent: 0,
-    events_delivered: 0,
-  };
-  for (let i = 0; i < count; i++) {
-    const now = engine.now();
-    const eventName = input.outputName(stored);
-    const eventTime = input.eventTime ?? new Date(now).toISOString();
-    const payload = {
-      tenant_id: webhook.account_id,
-      partner_id: webhook.partner_id,
-      event_id: `sim_${randomBytes(12).toString('hex')}`,
-      event_name: eventName,
-      entity_id: randomBytes(prospect ? 20 : 16).toString('hex'),
-      entity_type: prospect ? 'prospect' : 'business',
-      data: { event_name: eventName, event_time: eventTime, simulated: true },
-      enrollment_key: 'connectivity_check',
-    };
-    const outcome = await sendToWebhook({
-      webhook,
-      msgId: `msg_${randomBytes(12).toString('hex')}`,
-      payloadJson: JSON.stringify(payload),
-      now,
-      timeoutMs: options.timeoutMs ?? 5_000,
-      allowPrivateTargets: settings.allowPrivateTargets,
-      resolver: settings.resolver,
-    });
-    result.events_sent++;
-    result.latency_ms = Math.max(result.latency_ms, outcome.latencyMs);
-    if (outcome.kind === 'response') {
-      result.status_class = `${Math.floor(outcome.status / 100)}xx`;
-      if (outcome.status >= 200 && outcome.status < 300) result.events_delivered++;
-      else if (outcome.status >= 300 && outcome.status < 400) result.error = 'redirect_not_followed';
-    } else {
-      result.error =
-        outcome.kind === 'blocked'
-          ? 'blocked_target'
-          : outcome.kind === 'network' && outcome.error === 'dns_error'
-            ? 'dns_error'
-            : outcome.kind === 'timeout'
-              ? 'timeout'
-              : 'network_error';
-      break; // an unreachable target will not answer the next events either
-    }
-  }
-  result.reachable = result.events_delivered === count;
-  return result;
 }

@@ -17,8 +17,8 @@ import type { EntityType } from '../schemas/enums.js';
 import type { ApiVersion } from '../schemas/events.js';
 import { eventNameFor, idsField } from '../schemas/events.js';
 import type { Db } from '../store/open.js';
-import { getWebhook } from './webhooks.js';
 import { preparedOnce } from '../store/statements.js';
+import { getWebhook } from './registry.js';
 
 export interface EnrollmentRow {
   rowid: number;

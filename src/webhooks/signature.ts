@@ -6,7 +6,7 @@
  * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`), so receivers can
  *   verify with the `standardwebhooks` package: `new Webhook(secret).verify(body, headers)`.
  *
- * Secrets (`generateSecret` in `account/webhooks.ts`) are 33 random bytes whose base64 text holds neither `+` nor `/` (rejection sampling), so the same
+ * Secrets (`generateSecret` in `registry.ts`) are 33 random bytes whose base64 text holds neither `+` nor `/` (rejection sampling), so the same
  * 44 characters decode to the same key under base64url (live-service receivers) and base64 (Standard Webhooks).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,0 +1,118 @@
+/**
+ * Stage 2, authenticate: who is calling and may they. In order: the per-address failed-auth limit
+ * (429, checked before the key is even looked at), the API key (401), the per-key rate limit (429),
+ * the route's entitlement and the path's `partner_id` (403). Routes with `auth: 'none'` skip it all.
+ */
+import { authenticate as authenticateKey } from '../../account/accounts.js';
+import { createAuthFailureLimiter, type AuthFailureLimiter } from '../../account/auth-failures.js';
+import {
+  createRateLimiter,
+  DEFAULT_PER_MINUTE,
+  rateLimitHeaders,
+  type RateLimiter,
+} from '../../account/ratelimit.js';
+import type { Engine } from '../../engine.js';
+import type { Account, FacadeOptions, FacadeRequest } from '../types.js';
+import type { Decoded } from './decode.js';
+import type { Refusal } from './respond.js';
+
+/** The facade's own state for one engine: its two limiters (null when the option turns one off). */
+export interface FacadeLimits {
+  rate: RateLimiter | null;
+  authFailures: AuthFailureLimiter | null;
+}
+
+/** Built from the engine's options on its first request. */
+export function createFacadeLimits(options: FacadeOptions): FacadeLimits {
+  const rate = options.rateLimit;
+  const failures = options.authFailureLimit;
+  return {
+    rate: rate === false ? null : createRateLimiter(rate?.perMinute ?? DEFAULT_PER_MINUTE),
+    authFailures: failures === false ? null : createAuthFailureLimiter(failures?.perMinute),
+  };
+}
+
+// The one piece of per-engine state the facade keeps: the limiters live as long as their engine (a
+// WeakMap, so a dropped engine takes its buckets with it). `handle(engine, …)` is a free function, so
+// the engine is the key; the narrow context of issue #14 part 1 is where this moves to as a field.
+const limitsByEngine = new WeakMap<Engine, FacadeLimits>();
+
+/** The engine's limiters, created on first use. */
+export function facadeLimits(engine: Engine): FacadeLimits {
+  let limits = limitsByEngine.get(engine);
+  if (!limits) {
+    limits = createFacadeLimits(engine.options as FacadeOptions);
+    limitsByEngine.set(engine, limits);
+  }
+  return limits;
+}
+
+/** A caller the adapter has already authenticated (the tool server's OAuth token). */
+export interface PresetCaller {
+  account: Account;
+  keyId?: string;
+}
+
+export interface Caller {
+  /** Null for routes with `auth: 'none'`. */
+  account: Account | null;
+  keyId: string | null;
+  /** Rate-limit headers for every later answer of this request. */
+  rate: Record<string, string>;
+}
+
+export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; refusal: Refusal };
+
+export function authenticateRequest(
+  engine: Engine,
+  decoded: Decoded,
+  clientAddress: FacadeRequest['clientAddress'],
+  preset: PresetCaller | undefined,
+): AuthOutcome {
+  const { route, params, headers } = decoded;
+  if ((route.auth ?? 'api_key') !== 'api_key')
+    return { ok: true, caller: { account: null, keyId: null, rate: {} } };
+  const limits = facadeLimits(engine);
+  // Checked before the key is even looked at: an address over its failure budget cannot keep trying.
+  const address = preset ? undefined : clientAddress;
+  const failures = address === undefined ? null : limits.authFailures;
+  const blocked = failures ? failures.blockedFor(address!, engine.now()) : 0;
+  if (blocked > 0) {
+    return {
+      ok: false,
+      refusal: {
+        code: 'AUTH_FAILURES_LIMITED',
+        retryAfter: blocked,
+        headers: { 'retry-after': String(blocked) },
+      },
+    };
+  }
+  const auth = preset
+    ? {
+        ok: true as const,
+        account: preset.account,
+        keyId: preset.keyId ?? `account:${preset.account.account_id}`,
+      }
+    : authenticateKey(engine, headers['api_key']);
+  if (!auth.ok) {
+    failures?.fail(address!, engine.now());
+    return { ok: false, refusal: { code: auth.reason === 'missing' ? 'API_KEY_MISSING' : 'UNAUTHORIZED' } };
+  }
+  let rate: Record<string, string> = {};
+  if (limits.rate) {
+    const decision = limits.rate.take(auth.keyId, engine.now());
+    rate = rateLimitHeaders(decision);
+    if (!decision.ok) {
+      return { ok: false, refusal: { code: 'RATE_LIMITED', retryAfter: decision.retryAfter, headers: rate } };
+    }
+  }
+  const { account } = auth;
+  const entitled = (e: string) => account.entitlements.includes('*') || account.entitlements.includes(e);
+  if (
+    (route.entitlement && !entitled(route.entitlement)) ||
+    (params.partner_id !== undefined && params.partner_id !== account.partner_id)
+  ) {
+    return { ok: false, refusal: { code: 'FORBIDDEN', headers: rate } };
+  }
+  return { ok: true, caller: { account, keyId: auth.keyId, rate } };
+}

@@ -1,0 +1,54 @@
+/**
+ * The jobs slice, the one surface the facade and the engine call: entity-id lists (`uploads.ts`), job
+ * state and its atomic per-batch commit (`state.ts`), the in-process worker (`worker.ts`) that computes
+ * batches (`batch.ts`) and sends notices (`notify.ts`), and the results CSV (`csv.ts`). Its modules
+ * import each other directly; everything outside imports this file.
+ *
+ * @example
+ * const job = enqueueJob(engine, account, { entity_type: 'business', enrichment: 'firmographics', … });
+ */
+import type { Engine } from '../engine.js';
+import type { Account } from '../facade/types.js';
+import { toCsv } from './csv.js';
+import { jobResultLines, submitJob, type JobRow, type SubmitInput } from './state.js';
+import { ensureJobWorker } from './worker.js';
+
+export {
+  cancelJob,
+  getJob,
+  jobListItem,
+  jobStatusBody,
+  listJobs,
+  readJob,
+  type JobRow,
+  type SubmitInput,
+} from './state.js';
+export {
+  createList,
+  getList,
+  parseIdCsv,
+  MAX_CSV_BYTES,
+  MAX_LIST_DESCRIPTION,
+  MAX_LIST_ROWS,
+  type EntityList,
+} from './uploads.js';
+export {
+  ensureJobWorker,
+  jobWorkerOf,
+  startJobWorker,
+  type JobWorker,
+  type JobWorkerOptions,
+} from './worker.js';
+export { parseCsv, toCsv } from './csv.js';
+
+/** Stores a queued job (charges nothing yet) and wakes the engine's worker to run it. */
+export function enqueueJob(engine: Engine, account: Account, input: SubmitInput): JobRow {
+  const job = submitJob(engine, account, input);
+  ensureJobWorker(engine)?.kick();
+  return job;
+}
+
+/** The results CSV of a finished job; the download token is the credential (404 when it is wrong). */
+export function jobResultsCsv(engine: Engine, jobId: string, token: string | undefined): string {
+  return toCsv(jobResultLines(engine, jobId, token));
+}

@@ -1,0 +1,119 @@
+/**
+ * One stream of a load: its rows cleared and its secondary indexes dropped, every line prepared (on
+ * this thread or the worker pool), bad and duplicate lines reported, the rest inserted, the indexes
+ * rebuilt. The caller holds the transaction.
+ */
+import type { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { EngineError } from '../errors.js';
+import type { StreamFile, StreamName } from '../snapshot/files.js';
+import { readBatches } from '../snapshot/read.js';
+import { companyRows } from './load-companies.js';
+import { inserter } from './load-insert.js';
+import { threadable, type LoadPool } from './load-pool.js';
+import { preparer, type Prepared, type StreamSetup } from './load-worker.js';
+import type { Db } from './open.js';
+import type { TABLE_INDEXES } from './schema.js';
+import { createIndexes, dropIndexes } from './schema.js';
+import type { LoadIssue, LoadOptions, StreamReport } from './load-report.js';
+
+export interface StreamContext {
+  asOfYear: number;
+  report: (issue: LoadIssue) => void;
+  hash: ReturnType<typeof createHash>;
+  onProgress: LoadOptions['onProgress'];
+  /** Started on the first stream large enough to use it; `undefined` when threads are off. */
+  pool: () => Promise<LoadPool | undefined>;
+}
+
+export async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): Promise<StreamReport> {
+  const result: StreamReport = {
+    stream: file.stream,
+    file: file.path,
+    read: 0,
+    loaded: 0,
+    invalid: 0,
+    duplicates: 0,
+  };
+  const bytesTotal = statSync(file.path).size;
+  let bytesRead = 0;
+  const onChunk = (chunk: Buffer) => {
+    bytesRead += chunk.length;
+    ctx.hash.update(chunk);
+  };
+  const progress = () => ctx.onProgress?.({ stream: file.stream, rows: result.read, bytesRead, bytesTotal });
+
+  const tables = TABLES_OF[file.stream];
+  for (const t of tables) db.exec(dropIndexes(t));
+  clearStream(db, file.stream);
+  const setup: StreamSetup = {
+    stream: file.stream,
+    asOfYear: ctx.asOfYear,
+    loadedAt: Date.now(),
+    companies: file.stream === 'prospects' ? companyRows(db) : undefined,
+  };
+  const insert = inserter(db, file.stream);
+  const seen = new Map<string, number>();
+  const take = (line: number, item: Prepared) => {
+    result.read++;
+    if (typeof item === 'string') {
+      result.invalid++;
+      ctx.report({ file: file.path, line, reason: item });
+      return;
+    }
+    const id = item.values[0] as string;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      result.duplicates++;
+      ctx.report({ file: file.path, line, reason: `duplicate id ${id} (first at line ${first})` });
+      return;
+    }
+    seen.set(id, line);
+    insert.add(item.values, item.keys);
+    result.loaded++;
+  };
+
+  const pool = threadable(file) ? await ctx.pool() : undefined;
+  if (pool) {
+    await pool.run(file, setup, onChunk, (batch) => {
+      for (let i = 0; i < batch.items.length; i++) take(batch.lines[i]!, batch.items[i]!);
+      progress();
+    });
+  } else {
+    const prepare = preparer(setup);
+    for await (const batch of unreadable(file.path, readBatches(file.path, file.format, onChunk))) {
+      for (const raw of batch)
+        take(raw.line, raw.error !== undefined ? raw.error : prepare(raw.value, raw.raw));
+      progress();
+    }
+  }
+  insert.flush();
+  for (const t of tables) db.exec(createIndexes(t));
+  return result;
+}
+
+/** A file that cannot be read or decompressed refuses the load, naming the file. */
+async function* unreadable<T>(path: string, batches: AsyncGenerator<T>): AsyncGenerator<T> {
+  try {
+    yield* batches;
+  } catch (e) {
+    throw new EngineError('SNAPSHOT_INVALID', `${path}: cannot be read (${(e as Error).message})`);
+  }
+}
+
+/** The tables whose secondary indexes a stream's bulk load drops and rebuilds (events keep theirs). */
+const TABLES_OF: Record<StreamName, (keyof typeof TABLE_INDEXES)[]> = {
+  businesses: ['businesses', 'match_keys'],
+  prospects: ['prospects', 'match_keys'],
+  events: [],
+};
+
+function clearStream(db: Db, stream: StreamName): void {
+  if (stream === 'businesses') {
+    db.exec(`DELETE FROM businesses; DELETE FROM match_keys WHERE entity = 'business';`);
+  } else if (stream === 'prospects') {
+    db.exec(`DELETE FROM prospects; DELETE FROM match_keys WHERE entity = 'prospect';`);
+  } else {
+    db.exec('DELETE FROM events');
+  }
+}
