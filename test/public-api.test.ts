@@ -13,9 +13,9 @@ import {
   matchProspects,
   openEngine,
   prospectStats,
-  serve,
   type Engine,
 } from '../src/index.js';
+import { serve } from '../src/server.js';
 import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
 
 let engine: Engine;
