@@ -110,3 +110,53 @@ const rows = bench.tasks.map((t) => {
 });
 console.table(rows);
 console.log(`${runs} new processes per target; process = spawn to exit, import = the child's own timer.`);
+
+// Where the entry's import time goes: the same modules imported in dependency order in one process,
+// each step's CPU time beyond the steps before it (median over new processes).
+const STEPS: readonly (readonly [string, ...string[]])[] = [
+  ['zod', 'zod'],
+  ['better-sqlite3, msgpackr', 'better-sqlite3', 'msgpackr'],
+  [
+    'request and record schemas (zod)',
+    'schemas/records.js',
+    'schemas/search.js',
+    'schemas/match.js',
+    'schemas/export.js',
+  ],
+  ['tldts', 'tldts'],
+  ['libphonenumber-js/max', 'libphonenumber-js/max'],
+  ['normalise/ (country-name tables, legal forms, nicknames)', 'normalise/index.js'],
+  ['store/ open, migrate, codec', 'store/open.js'],
+  [
+    'core/ and indexes/ (fetch, stats, autocomplete, match, export)',
+    'core/fetch.js',
+    'core/stats.js',
+    'core/autocomplete.js',
+    'core/match/index.js',
+    'core/match/evaluate.js',
+    'core/export.js',
+    'indexes/warm.js',
+  ],
+  ['export/write.ts with hyparquet-writer', 'export/write.js'],
+  ['store/load.ts', 'store/load.js'],
+  ['engine.ts with the facade, accounts, jobs, webhooks', 'engine.js'],
+  ['the rest of index.js', 'index.js'],
+];
+const stepChild =
+  `const dist = ${JSON.stringify(pathToFileURL(join(ROOT, 'dist')).href + '/')}; const out = [];` +
+  `let prev = process.cpuUsage();` +
+  `for (const mods of ${JSON.stringify(STEPS.map(([, ...mods]) => mods))}) {` +
+  `  for (const m of mods) await import(m.endsWith('.js') ? dist + m : m);` +
+  `  const d = process.cpuUsage(prev); prev = process.cpuUsage(); out.push((d.user + d.system) / 1000); }` +
+  `process.stdout.write(JSON.stringify(out));`;
+const stepRuns: number[][] = [];
+for (let r = 0; r < runs; r++) {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', stepChild], { cwd: ROOT });
+  stepRuns.push(JSON.parse(stdout) as number[]);
+}
+console.table(
+  STEPS.map(([name], i) => ({
+    'import step': name,
+    'CPU ms (median)': round(median(stepRuns.map((s) => s[i]!))),
+  })),
+);
