@@ -4,7 +4,7 @@
  */
 import { COMPANY_REVENUES, COMPANY_SIZES, type CompanyRevenue, type CompanySize } from '../schemas/enums.js';
 import { INDUSTRIES, type Industry } from './data/industries.js';
-import { COUNTRIES, type CityRow, type CountrySpec } from './data/places.js';
+import { COUNTRIES, type CityRow, type CountrySpec } from '../schemas/places.js';
 import { pickCity } from './location.js';
 import { companyKey } from '../normalise/index.js';
 import { coreName, joinName, legalParts, type NameParts } from './naming.js';

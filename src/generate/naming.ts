@@ -11,7 +11,7 @@ import {
 } from './data/companies.js';
 import type { Industry } from './data/industries.js';
 import { CULTURES } from './data/names.js';
-import type { CityRow, CountrySpec } from './data/places.js';
+import type { CityRow, CountrySpec } from '../schemas/places.js';
 import type { Rng } from './rng.js';
 import { Weighted } from './rng.js';
 

@@ -4,7 +4,7 @@
  * million prospects never sit in memory and any record can be regenerated from its index.
  */
 import { COMPANY_SIZES } from '../schemas/enums.js';
-import { COUNTRIES } from './data/places.js';
+import { COUNTRIES } from '../schemas/places.js';
 import { INDUSTRIES } from './data/industries.js';
 import { uniqueWebKeys } from './business-core.js';
 import { Rng, STREAM, Weighted } from './rng.js';

@@ -5,7 +5,7 @@
 import type { JobDepartment } from '../schemas/enums.js';
 import { INDUSTRIES, type Industry, type IndustryKind } from './data/industries.js';
 import { JOB_TITLES, TITLES_BY_DEPARTMENT, type JobTitle } from './data/jobs.js';
-import { COUNTRIES } from './data/places.js';
+import { COUNTRIES } from '../schemas/places.js';
 import { DEGREES, INTERESTS, SCHOOLS, fieldsFor, skillsFor } from './data/tech.js';
 import { businessCore, type BusinessCore } from './business-core.js';
 import { linkedinPosts } from './business-enrichments.js';

@@ -2,7 +2,6 @@
  * E-mail notices when a job succeeds or fails, sent through SMTP with nodemailer when the engine has an
  * SMTP server configured (`jobs.smtp`). Sent at most once per job (the job is marked first).
  */
-import nodemailer from 'nodemailer';
 import type { Engine } from '../engine.js';
 import { jobStatusBody, type JobRow } from './state.js';
 import type { JobNotifications } from '../schemas/jobs.js';
@@ -30,6 +29,8 @@ export function wantsNotice(job: JobRow): boolean {
 export async function sendJobNotice(engine: Engine, smtp: SmtpOptions, job: JobRow): Promise<void> {
   const to = typeof smtp.to === 'function' ? smtp.to(job.account_id) : smtp.to;
   if (!to) return;
+  // Loaded on the first notice: nodemailer costs ~0.1 s to import, and most engines never send mail.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,

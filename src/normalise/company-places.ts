@@ -5,7 +5,7 @@
  * written one way ("Holland", "Nederland", "Pays-Bas" → `netherlands`); places after the name ("…,
  * Utrecht, NL", "… te Utrecht") are recognised so the normaliser can drop them.
  */
-import { COUNTRIES } from '../generate/data/places.js';
+import { COUNTRIES } from '../schemas/places.js';
 import { COUNTRY_CODES, COUNTRY_NAMES, REGION_NAMES } from '../schemas/enums.js';
 import { words } from './text.js';
 

@@ -9,18 +9,33 @@
  * backreferences, huge counted repeats) is refused with a 422. Size bounds are checked before this, by
  * the request schema (`OUTPUT_SCHEMA_LIMITS`).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
+import type { RE2JS as RE2JSClass } from 're2js';
 import { EngineError } from '../../errors.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+/**
+ * ajv, ajv-formats and re2js load on the first compile, not with the package: together they cost
+ * ~0.1–0.2 s to import and only research requests use them. `require` (all three ship CommonJS) keeps
+ * the compile synchronous, as the job-submission check needs it.
+ */
+const require = createRequire(import.meta.url);
+let libs: { Ajv: typeof Ajv; addFormats: (ajv: Ajv) => Ajv; RE2JS: typeof RE2JSClass } | undefined;
+function load(): NonNullable<typeof libs> {
+  libs ??= {
+    Ajv: (require('ajv') as { Ajv: typeof Ajv }).Ajv,
+    addFormats: (require('ajv-formats') as { default: (ajv: Ajv) => Ajv }).default,
+    RE2JS: (require('re2js') as { RE2JS: typeof RE2JSClass }).RE2JS,
+  };
+  return libs;
+}
 
 /** A caller regex RE2 cannot run; `compileOutputSchema` turns it into a 422 naming the pattern. */
 class UnsupportedPattern extends Error {}
 
 /** Compiles a caller regex (JavaScript syntax) with RE2; throws `UnsupportedPattern` when it cannot. */
-function linearRegExp(pattern: string): RE2JS {
+function linearRegExp(pattern: string): RE2JSClass {
+  const { RE2JS } = load();
   try {
     return RE2JS.compile(RE2JS.translateRegExp(pattern));
   } catch (e) {
@@ -39,6 +54,7 @@ const regExp = Object.assign((pattern: string) => linearRegExp(pattern), {
  * the instance is dropped with the cache to bound memory whatever schemas callers send.
  */
 function newAjv(): Ajv {
+  const { Ajv, addFormats, RE2JS } = load();
   const ajv = addFormats(
     new Ajv({ strict: false, allErrors: true, allowMatchingProperties: true, code: { regExp } }),
   );
@@ -55,7 +71,7 @@ function newAjv(): Ajv {
   });
   return ajv;
 }
-let ajv = newAjv();
+let ajv: Ajv | undefined;
 const cache = new Map<string, ValidateFunction>();
 const CACHE_LIMIT = 200;
 
@@ -97,8 +113,9 @@ export function compileOutputSchema(
   if (hit) return hit;
   if (cache.size >= CACHE_LIMIT) {
     cache.clear();
-    ajv = newAjv();
+    ajv = undefined;
   }
+  ajv ??= newAjv();
   let fn: ValidateFunction;
   try {
     fn = ajv.compile(nullable(schema) as Schema);

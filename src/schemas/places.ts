@@ -1,6 +1,8 @@
 /**
  * Countries, their real cities and how their companies and numbers look. Region codes are those of
- * `enums.ts`; weights give the headquarters mix (about 55% United States).
+ * `enums.ts`; weights give the headquarters mix (about 55% United States). Reference data shared by the
+ * company-name normaliser (the real city names) and the fixture generator (everything else); it lives
+ * here, not under `generate/`, so that the library never imports the generator.
  */
 
 /** [city, region code, metro area, postal prefix, weight, area codes (NANP and Brazil only)] */
@@ -17,7 +19,7 @@ export interface CountrySpec {
   /** Mobile numbers: national prefixes and how many random digits follow. */
   mobile: { prefixes: readonly string[]; digits: number };
   postal: (prefix: string, digits: (n: number) => string, letters: (n: number) => string) => string;
-  /** Cultures of personal names with weights (see `names.ts`). */
+  /** Cultures of personal names with weights (see `generate/data/names.ts`). */
   cultures: readonly (readonly [string, number])[];
   exchanges: readonly string[];
   currency: string;

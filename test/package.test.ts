@@ -1,0 +1,240 @@
+/**
+ * The package as a user gets it: the BUILT `dist/`, imported by name (`prospectdb`,
+ * `prospectdb/server`) through package.json `exports` from a plain Node process (no tsx, no vitest
+ * transform), every exported function called on the demo snapshot (`support/use-package.mjs`). Also:
+ * the README's functions are all exported and documented, and the entries load only what they need.
+ *
+ * `dist/` exists after `npm ci` (its `prepare` script builds it); when it is missing or older than a
+ * source file, the setup builds it first (~20 s of CPU).
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DIR } from './support/demo.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
+
+/** Newest modification time of the files `npm run build` compiles. */
+function newestSource(dir = join(ROOT, 'src')): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function builtIsFresh(): boolean {
+  try {
+    const built = Math.min(
+      ...['dist/index.js', 'dist/server.js', 'dist/cli/main.js'].map((f) => statSync(join(ROOT, f)).mtimeMs),
+    );
+    return built >= newestSource();
+  } catch {
+    return false;
+  }
+}
+
+/** What `support/use-package.mjs` printed: each function's answer on the demo snapshot. */
+interface Used {
+  exports: Record<string, string>;
+  server: Record<string, string>;
+  [call: string]: unknown;
+}
+
+let used: Used;
+let tmp: string;
+
+beforeAll(async () => {
+  if (!builtIsFresh()) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  tmp = mkdtempSync(join(tmpdir(), 'prospectdb-package-'));
+  const { stdout } = await run('node', ['test/support/use-package.mjs', DEMO_DIR, tmp], {
+    cwd: ROOT,
+    maxBuffer: 16 << 20,
+  });
+  used = JSON.parse(stdout) as Used;
+}, 180_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Every function of the README's "Use it as a library", "Notebooks", "Match" and "Benchmarks". */
+const ROOT_FUNCTIONS = [
+  'autocomplete',
+  'buildIndexes',
+  'businessStats',
+  'evaluateMatches',
+  'exportBusinesses',
+  'exportColumns',
+  'exportProspects',
+  'fetchBusinesses',
+  'fetchProspects',
+  'isEngineError',
+  'matchBusinessRows',
+  'matchBusinessStream',
+  'matchBusinesses',
+  'matchProspectRows',
+  'matchProspectStream',
+  'matchProspects',
+  'openEngine',
+  'prospectStats',
+  'serve',
+  'warmEngine',
+  'writeExport',
+];
+/** "The HTTP server" and "Agent tools (MCP)". */
+const SERVER_FUNCTIONS = ['createHttpServer', 'mcpHttpHandler', 'serve'];
+
+describe('the built package, imported by name', () => {
+  it('exports every function the README shows, from the entry or prospectdb/server', () => {
+    const functions = (m: Record<string, string>) =>
+      Object.keys(m)
+        .filter((k) => m[k] === 'function')
+        .sort();
+    expect(functions(used.exports)).toEqual([...ROOT_FUNCTIONS].sort());
+    expect(functions(used.server)).toEqual(SERVER_FUNCTIONS);
+    expect(used.exports.EngineError).toBe('class');
+  });
+
+  it('has every function the README calls on an engine, and every name the README imports', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const called = new Set([...readme.matchAll(/(?<![.\w])(\w+)\(engine\b/g)].map((m) => m[1]!));
+    expect(called.size).toBeGreaterThan(10);
+    for (const name of called)
+      expect(used.exports[name] ?? used.server[name], `README calls ${name}(engine…)`).toBe('function');
+    const imports = [...readme.matchAll(/import \{([^}]*)\} from '(prospectdb(?:\/server)?)'/g)];
+    expect(imports.length).toBeGreaterThan(3);
+    for (const [, names, from] of imports)
+      for (const name of names!.split(',').map((n) => n.trim()))
+        expect(
+          (from === 'prospectdb' ? used.exports : used.server)[name],
+          `${name} from ${from}`,
+        ).toBeDefined();
+  });
+
+  it('loads the demo snapshot, builds and warms the indexes', () => {
+    expect(used.load).toBe(0);
+    expect(used.counts).toEqual({ businesses: 2000, prospects: 10000, events: 3000 });
+    expect(used.buildIndexes).toBe('number');
+    expect(used.warmEngine).toBeGreaterThan(10);
+  });
+
+  it('fetches, counts and autocompletes', () => {
+    const page = used.fetchProspects as { rows: number; total: number };
+    expect(page.rows).toBe(5);
+    expect(page.total).toBeGreaterThan(1000);
+    expect(used.prospectStats).toBe(page.total);
+    expect(used.fetchBusinesses).toBe(2);
+    expect(used.businessStats).toBe(2000);
+    expect(used.autocomplete).toContain((used.business as { name: string }).name);
+  });
+
+  it('matches businesses and prospects alike in batches, rows and streams', () => {
+    const b = (used.business as { business_id: string }).business_id;
+    const p = (used.prospect as { prospect_id: string }).prospect_id;
+    for (const call of ['matchBusinesses', 'matchBusinessRows', 'matchBusinessStream'])
+      expect(used[call], call).toEqual([b, null]);
+    for (const call of ['matchProspects', 'matchProspectRows', 'matchProspectStream'])
+      expect(used[call], call).toEqual([p, null]);
+    expect(used.evaluateMatches).toEqual({ precision: 1, recall: 1 });
+  });
+
+  it('exports every matching record, writes a file and throws typed errors', () => {
+    const total = (used.fetchProspects as { total: number }).total;
+    expect(used.exportProspects).toBe(total);
+    expect(used.exportBusinesses).toEqual({ total: 2000, seen: 2000 });
+    expect(used.exportColumns).toContain('prospect_id');
+    expect(used.writeExport).toBe(total);
+    expect(used.csvLines).toBe(total + 1);
+    expect(used.isEngineError).toEqual({ is: true, status: 422, instance: true });
+  });
+
+  it('serves the facade and the MCP tool server from prospectdb/server', () => {
+    const serve = used.serve as { health: number; mcpMetadata: string };
+    expect(serve.health).toBe(200);
+    expect(used.entryServe).toBe(200);
+    expect(serve.mcpMetadata).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(used.createHttpServer).toBe(200);
+    const mcp = used.mcpHttpHandler as { base: string; issuer: string; other: number };
+    expect(mcp.issuer).toBe(mcp.base);
+    expect(mcp.other).toBe(404);
+  });
+});
+
+describe('the entries', () => {
+  it('document every exported function with one line and an @example', () => {
+    for (const [file, kinds] of [
+      ['src/index.ts', used.exports],
+      ['src/server.ts', used.server],
+    ] as const) {
+      const source = ts.createSourceFile(
+        file,
+        readFileSync(join(ROOT, file), 'utf8'),
+        ts.ScriptTarget.ES2022,
+        true,
+      );
+      const docs = new Map<string, { text: string; example: boolean }>();
+      source.forEachChild((node) => {
+        if (!ts.isExportDeclaration(node) || !node.exportClause || !ts.isNamedExports(node.exportClause))
+          return;
+        for (const spec of node.exportClause.elements) {
+          const jsdoc = ts.getJSDocCommentsAndTags(spec).filter(ts.isJSDoc);
+          const text = jsdoc.map((d) => ts.getTextOfJSDocComment(d.comment) ?? '').join(' ');
+          const example = jsdoc.some((d) => (d.tags ?? []).some((t) => t.tagName.text === 'example'));
+          docs.set(spec.name.text, { text, example });
+        }
+      });
+      for (const [name, kind] of Object.entries(kinds)) {
+        if (kind !== 'function') continue;
+        const doc = docs.get(name);
+        expect(doc?.text.trim().length ?? 0, `${file}: ${name} has no doc line`).toBeGreaterThan(20);
+        expect(doc?.example, `${file}: ${name} has no @example`).toBe(true);
+      }
+    }
+  });
+
+  /** Module URLs a new process resolves when it runs `args` (see support/trace-imports.mjs). */
+  async function resolved(args: string[]): Promise<string[]> {
+    const { stderr } = await run('node', ['--import', './test/support/trace-imports.mjs', ...args], {
+      cwd: ROOT,
+    });
+    return stderr
+      .split('\n')
+      .filter((l) => l.startsWith('resolved '))
+      .map((l) => l.slice('resolved '.length));
+  }
+  const HEAVY = [
+    /node_modules\/@modelcontextprotocol\//,
+    /node_modules\/jose\//,
+    /node_modules\/nodemailer\//,
+    /node_modules\/ajv(-formats)?\//,
+    /node_modules\/re2js\//,
+  ];
+  const inDist = (url: string, dir: string) => url.startsWith(`file://${join(ROOT, 'dist', dir)}/`);
+
+  it('import the generator nowhere, and the MCP SDK, mail and research schemas only where needed', async () => {
+    const entry = await resolved(['--input-type=module', '-e', "await import('prospectdb')"]);
+    expect(entry.some((u) => u.endsWith('/dist/index.js'))).toBe(true);
+    expect(entry.filter((u) => inDist(u, 'generate') || inDist(u, 'cli'))).toEqual([]);
+    expect(entry.filter((u) => HEAVY.some((h) => h.test(u)))).toEqual([]);
+
+    const server = await resolved(['--input-type=module', '-e', "await import('prospectdb/server')"]);
+    expect(server.filter((u) => inDist(u, 'generate'))).toEqual([]);
+    expect(server.some((u) => /node_modules\/@modelcontextprotocol\//.test(u))).toBe(true);
+  });
+
+  it('start the CLI with only the command that runs', async () => {
+    const help = await resolved(['dist/cli/main.js', '--help']);
+    expect(help.filter((u) => inDist(u, '')).map((u) => u.slice(`file://${ROOT}dist/`.length))).toEqual([
+      'cli/main.js',
+      'errors.js',
+    ]);
+    const info = await resolved(['dist/cli/main.js', 'info', '--help']);
+    expect(info.filter((u) => inDist(u, 'generate') || inDist(u, 'cli/commands/generate.js'))).toEqual([]);
+    expect(info.filter((u) => HEAVY.some((h) => h.test(u)))).toEqual([]);
+  });
+});
