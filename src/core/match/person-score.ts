@@ -7,7 +7,7 @@
  */
 import type { ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import { deletions, MIN_FUZZY_WORD } from '../../indexes/match/prospects.js';
-import { nameSkeleton, personTokens } from '../../normalise/index.js';
+import { foldText, nameSkeleton, personTokens } from '../../normalise/index.js';
 import { CANONICAL_GIVEN, GIVEN_VARIANTS } from '../../normalise/nicknames.js';
 import { jaroWinkler } from './similarity.js';
 import type { Scored } from './types.js';
@@ -311,4 +311,91 @@ function intersect(
     } else if (x < y) a++;
     else b++;
   }
+}
+
+/**
+ * What an e-mail's local part says about a candidate, a dimension of the calibrated confidence:
+ * `none` nothing usable; `agrees` written from the candidate's name ("j.smith", "jsmith", "smithj",
+ * "john_smith" for John Smith); `partial` it holds one of the name's words ("john", "smith.j2");
+ * `differs` it is written from another name (a colleague's address at the same domain is evidence
+ * against).
+ */
+export const EMAIL_EVIDENCE = ['none', 'agrees', 'partial', 'differs'] as const;
+export type EmailEvidence = 0 | 1 | 2 | 3;
+
+/**
+ * The name words of an e-mail's local part, spelled as the matcher compares them: the `+tag` and
+ * digits dropped, split at dots, underscores and hyphens; null when nothing name-like is left.
+ * @example localPartWords('J.Smith+news@example.com') // ['j', 'smith']
+ */
+export function localPartWords(email: string): string[] | null {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return null;
+  let local = email.slice(0, at);
+  const plus = local.indexOf('+');
+  if (plus >= 0) local = local.slice(0, plus);
+  const folded = foldText(local.replace(/[._\-\d]+/g, ' '));
+  if (folded.length === 0) return null;
+  const words = folded.split(' ').map(nameSkeleton);
+  return words.every((w) => w.length < 2) && words.length < 2 ? null : words;
+}
+
+/** A local-part word standing for a name word: equal, or its initial. */
+const standsFor = (part: string, word: string) =>
+  part === word || (part.length === 1 && word.charCodeAt(0) === part.charCodeAt(0));
+
+/** The {@link EmailEvidence} of local-part words (see {@link localPartWords}) about a stored name. */
+export function emailEvidence(parts: readonly string[] | null, stored: string): EmailEvidence {
+  if (parts === null || stored.length === 0) return 0;
+  const c = stored.split(' ');
+  if (parts.length >= 2) {
+    // Two parts standing for two different words of the name, one of them written out.
+    for (let i = 0; i < parts.length; i++) {
+      for (let j = 0; j < parts.length; j++) {
+        if (i === j) continue;
+        const a = parts[i] as string;
+        const b = parts[j] as string;
+        if (a.length < 2 && b.length < 2) continue;
+        for (let x = 0; x < c.length; x++) {
+          if (!standsFor(a, c[x] as string)) continue;
+          for (let y = 0; y < c.length; y++) if (y !== x && standsFor(b, c[y] as string)) return 1;
+        }
+      }
+    }
+  } else {
+    // One word: the name's words joined, whole or with an initial, in either order.
+    const x = parts[0] as string;
+    const g = c[0] as string;
+    for (let k = 1; k < c.length; k++) {
+      const f = c[k] as string;
+      for (const joined of [g + f, f + g, g.charAt(0) + f, g + f.charAt(0), f + g.charAt(0)]) {
+        if (joined === x || nameSkeleton(joined) === x) return 1;
+      }
+    }
+  }
+  // A word of the name written in full somewhere in the local part.
+  for (const w of c) {
+    if (w.length < 3) continue;
+    for (const p of parts) if (p.length >= 3 && (p === w || p.includes(w) || w.includes(p))) return 2;
+  }
+  return 3;
+}
+
+/**
+ * Names an e-mail's local part may be written from, as query strings: the parts themselves ("john
+ * smith"), or one joined word cut where its end is a known name word ("jsmith" → "j smith"). Used to
+ * find the person when the name given beside the address is too far off to find them.
+ */
+export function localPartNames(index: ProspectMatchIndex, parts: readonly string[] | null): string[] {
+  if (parts === null) return [];
+  if (parts.length >= 2) return parts.some((p) => p.length >= 3) ? [parts.join(' ')] : [];
+  const x = parts[0] as string;
+  const out: string[] = [];
+  const word = (w: string) => w.length === 1 || index.wordId.has(w);
+  for (let i = 1; i < x.length && out.length < 3; i++) {
+    const a = x.slice(0, i);
+    const b = x.slice(i);
+    if ((a.length >= 3 || b.length >= 3) && word(a) && word(b)) out.push(`${a} ${b}`);
+  }
+  return out;
 }
