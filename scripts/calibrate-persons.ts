@@ -41,9 +41,14 @@ const SEED = 20261123;
 interface Person {
   first: string;
   middle: string;
-  last: string;
+  /** One family name, or the two of a double surname. */
+  lastParts: string[];
+  /** How the parts of a double surname are joined: ' ' or '-'. */
+  join: string;
   id: string;
 }
+
+const lastName = (p: Person) => p.lastParts.join(p.join);
 
 interface Company {
   name: string;
@@ -61,21 +66,37 @@ const COMPANY_WORDS = 'North,Blue,Iron,Silver,Bright,Cedar,Harbour,Summit,Delta,
 );
 const COMPANY_KINDS = 'Logistics,Analytics,Foods,Health,Mining,Systems,Partners,Labs'.split(',');
 
+/**
+ * A person of `culture`; each name drawn from another culture two times in five (the generator's
+ * lists are short: drawn from one list, a company of thousands is mostly namesakes, which real
+ * companies are not).
+ */
 function newPerson(rng: Prng, culture: Culture, id: string): Person {
   const male = rng.chance(0.5);
-  const given = male ? culture.male : culture.female;
-  let last = rng.pick(culture.last);
+  const from = () => (rng.chance(0.6) ? culture : rng.pick(CULTURE_LIST));
+  const given = (c: Culture) => (male ? c.male : c.female);
+  const lastParts = [rng.pick(from().last)];
+  let join = ' ';
   if (culture === CULTURES.spanish || culture === CULTURES.hispanic) {
-    if (rng.chance(0.3)) last = `${last} ${rng.pick(culture.last)}`;
-  } else if (rng.chance(0.04)) last = `${last}-${rng.pick(culture.last)}`;
-  const middle = rng.chance(0.12) ? rng.pick(given) : '';
-  return { first: rng.pick(given), middle, last, id };
+    if (rng.chance(0.3)) lastParts.push(rng.pick(from().last));
+  } else if (rng.chance(0.04)) {
+    lastParts.push(rng.pick(from().last));
+    join = '-';
+  }
+  const middle = rng.chance(0.12) ? rng.pick(given(from())) : '';
+  const first = rng.pick(given(from()));
+  // Some records lack a part: the given name (a list that kept surnames only) or the family name.
+  const lacks = rng.next();
+  if (lacks < 0.03) return { first: '', middle: '', lastParts, join, id };
+  if (lacks < 0.04) return { first, middle: '', lastParts: [], join, id };
+  return { first, middle, lastParts, join, id };
 }
 
 /** The local part of a person's address in pattern `k`. */
 function localPart(p: Person, k: number): string {
   const f = ascii(p.first);
-  const l = ascii(p.last);
+  const l = ascii(lastName(p));
+  if (f === '' || l === '') return f || l;
   return [`${f}.${l}`, `${f[0]}${l}`, f, `${f}${l[0]}`, `${f}_${l}`, `${l}.${f}`, `${f}${l}`][k] as string;
 }
 
@@ -109,12 +130,12 @@ const TRANSLIT: readonly [RegExp, string][] = [
 function noisyName(rng: Prng, p: Person, culture: Culture): string {
   let g = p.first;
   let m = p.middle;
-  let l = p.last;
+  let l = lastName(p);
   if (m !== '' && rng.chance(0.5)) m = '';
   else if (m === '' && rng.chance(0.05)) m = `${rng.pick([...'ABCDEJKLMRS'])}.`;
-  if (/[ -]/.test(l)) {
-    if (rng.chance(0.4)) l = l.split(/[ -]/)[rng.int(2)] as string;
-    else if (rng.chance(0.3)) l = l.includes('-') ? l.replace('-', ' ') : l.replace(' ', '-');
+  if (p.lastParts.length === 2) {
+    if (rng.chance(0.4)) l = p.lastParts[rng.int(2)] as string;
+    else if (rng.chance(0.3)) l = p.lastParts.join(p.join === ' ' ? '-' : ' ');
   }
   if (rng.chance(0.08)) {
     const v = (GIVEN_VARIANTS.get(g.toLowerCase()) ?? []).filter((x) => x !== g.toLowerCase());
@@ -132,7 +153,7 @@ function noisyName(rng: Prng, p: Person, culture: Culture): string {
     const i = 2 + rng.int(Math.max(1, l.length - 3));
     l = `${l.slice(0, i)} ${l.slice(i)}`;
   }
-  if (rng.chance(0.07)) g = rng.chance(0.5) ? `${g[0]}.` : (g[0] as string);
+  if (rng.chance(0.07) && g !== '') g = rng.chance(0.5) ? `${g[0]}.` : (g[0] as string);
   const missing = rng.next();
   if (missing < 0.04) g = '';
   else if (missing < 0.08) l = '';
@@ -189,8 +210,8 @@ function writeSnapshot(dir: string, companies: readonly Company[]): void {
         prospect_id: p.id,
         business_id: c.id,
         first_name: p.first,
-        last_name: p.last,
-        full_name: [p.first, p.middle, p.last].filter(Boolean).join(' '),
+        last_name: lastName(p),
+        full_name: [p.first, p.middle, lastName(p)].filter(Boolean).join(' '),
         country_code: 'us',
         job_title: 'Analyst',
         emails: [
@@ -233,10 +254,10 @@ function queries(rng: Prng, companies: readonly Company[]): Query[] {
     let truth: string | null = person.id;
     if (rng.chance(ABSENT)) {
       // Someone who does not work there (a different full name from everyone who does).
-      const names = new Set(company.people.map((p) => `${p.first} ${p.last}`));
+      const names = new Set(company.people.map((p) => `${p.first} ${lastName(p)}`));
       const culture = rng.chance(0.75) ? company.culture : rng.pick(CULTURE_LIST);
       do person = newPerson(rng, culture, '');
-      while (names.has(`${person.first} ${person.last}`));
+      while (names.has(`${person.first} ${lastName(person)}`));
       truth = null;
     }
     const input: Record<string, string> = { full_name: noisyName(rng, person, company.culture) };
@@ -249,7 +270,8 @@ function queries(rng: Prng, companies: readonly Company[]): Query[] {
       else if (x < 0.9) {
         local = `${localPart(person, rng.int(7))}${rng.chance(0.5) ? 1970 + rng.int(40) : ''}`;
         domain = 'gmail.com';
-      } else local = `${ascii(person.first).slice(0, 1)}${ascii(person.last).slice(0, 1)}${rng.int(100)}`;
+      } else
+        local = `${ascii(person.first).slice(0, 1)}${ascii(lastName(person)).slice(0, 1)}${rng.int(100)}`;
       input.email = `${local}@${domain}`;
       if (domain === 'gmail.com' || rng.chance(0.3)) input.company_name = company.name;
     } else input.company_name = company.name;

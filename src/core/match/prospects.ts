@@ -33,6 +33,7 @@ import {
   personQuery,
   searchPersonName,
   type EmailEvidence,
+  wordRarity,
   type PersonQuery,
 } from './person-score.js';
 import type { MatchedOn, ProspectInput, Scored, Verdict } from './types.js';
@@ -189,7 +190,8 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     const quick = uniqueKeyHit(index, allowed, emailKey, slug, phone);
     if (quick !== null) return quick;
   }
-  const person = fullName === null ? null : personQuery(fullName);
+  const person =
+    fullName === null ? null : personQuery(fullName, wordRarity(index), (w) => index.wordId.has(w));
 
   // Each hit collects the keys that point at it.
   const tally = new Map<number, MatchedOn[]>();
