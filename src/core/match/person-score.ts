@@ -8,15 +8,27 @@
 import type { ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import { deletions, MIN_FUZZY_WORD } from '../../indexes/match/prospects.js';
 import { foldText, nameSkeleton, personTokens } from '../../normalise/index.js';
-import { CANONICAL_GIVEN, GIVEN_VARIANTS } from '../../normalise/nicknames.js';
+import { GIVEN_VARIANTS } from '../../normalise/nicknames.js';
 import { jaroWinkler, osaDistance } from './similarity.js';
 import type { Scored } from './types.js';
 
-/** Nickname groups keyed by skeleton spelling (the words the matcher compares are skeletons). */
-const CANON = new Map<string, string>();
-const VARIANTS = new Map<string, string[]>();
-for (const [name, canonical] of CANONICAL_GIVEN) CANON.set(nameSkeleton(name), nameSkeleton(canonical));
-for (const [name, variants] of GIVEN_VARIANTS) VARIANTS.set(nameSkeleton(name), variants.map(nameSkeleton));
+/**
+ * Nickname groups keyed by skeleton spelling (the words the matcher compares are skeletons). Names that
+ * share a skeleton ("joe" and "jo" are both "jo") and names in several groups ("harry": Harold and Henry)
+ * carry the union of their groups.
+ */
+const VARIANTS = new Map<string, Set<string>>();
+for (const [name, variants] of GIVEN_VARIANTS) {
+  const key = nameSkeleton(name);
+  let set = VARIANTS.get(key);
+  if (set === undefined) VARIANTS.set(key, (set = new Set()));
+  for (const v of variants) set.add(nameSkeleton(v));
+}
+
+/** Whether two given names (skeletons) are forms of one another (Bob, Robert; Harry, Harold). */
+function nicknames(a: string, b: string): boolean {
+  return VARIANTS.get(a)?.has(b) === true || VARIANTS.get(b)?.has(a) === true;
+}
 
 export interface PersonQuery {
   /** Ways to read the name: the words as written, then with one pair of adjacent words joined. */
@@ -93,11 +105,10 @@ export function wordSimilarity(a: string, b: string, given: boolean, known = fal
   const la = a.length;
   const lb = b.length;
   if (la === 1 || lb === 1) return given && a.charCodeAt(0) === b.charCodeAt(0) ? 0.8 : 0;
-  if (given) {
-    const ca = CANON.get(a);
-    if (ca !== undefined && ca === CANON.get(b)) return 0.93;
-  }
+  if (given && nicknames(a, b)) return 0.93;
   const short = Math.min(la, lb);
+  // A two-letter word one letter from a longer one ("Ha" for "Hao", "Em" for "Emma", doubles folded).
+  if (short === 2 && la + lb >= 5 && osaDistance(a, b, 1) === 1) return 0.85 - (known ? KNOWN_WORD_DOUBT : 0);
   if (short >= 3) {
     // A query word that is itself a name in the data is less likely a typo of another name.
     const doubt = known ? KNOWN_WORD_DOUBT : 0;
