@@ -179,8 +179,11 @@ function givenShare(query: PersonQuery, c: readonly string[]): number {
   return Math.min(0.7, Math.max(0.3, g / (g + f)));
 }
 
-/** Given-family similarity of one reading against stored words, either order; 0.5 stands for a missing part. */
-function readingScore(query: PersonQuery, q: readonly string[], c: readonly string[]): number {
+/**
+ * Given-family similarity of one reading against stored words, either order, the given name counting
+ * `wg` of it; 0.5 stands for a missing part.
+ */
+function readingScore(query: PersonQuery, q: readonly string[], c: readonly string[], wg: number): number {
   const qn = q.length;
   const cn = c.length;
   if (qn === 1 || cn === 1) {
@@ -190,7 +193,6 @@ function readingScore(query: PersonQuery, q: readonly string[], c: readonly stri
     else for (let i = 0; i < qn; i++) s = Math.max(s, similar(query, q[i]!, c[0]!, i === 0));
     return qn === 1 && cn === 1 ? s : 0.5 * agree(s) + 0.25;
   }
-  const wg = givenShare(query, c);
   const straight =
     wg * agree(similar(query, q[0] as string, c[0] as string, true)) +
     (1 - wg) * agree(familySimilarity(query, q, 1, qn, c, 1));
@@ -207,9 +209,10 @@ function readingScore(query: PersonQuery, q: readonly string[], c: readonly stri
 export function personNameScore(query: PersonQuery, stored: string): number {
   if (stored.length === 0) return 0;
   const c = stored.split(' ');
-  let best = readingScore(query, query.readings[0] as string[], c);
+  const wg = c.length > 1 ? givenShare(query, c) : 0.5;
+  let best = readingScore(query, query.readings[0] as string[], c, wg);
   for (let r = 1; r < query.readings.length && best < 1; r++) {
-    best = Math.max(best, 0.98 * readingScore(query, query.readings[r] as string[], c));
+    best = Math.max(best, 0.98 * readingScore(query, query.readings[r] as string[], c, wg));
   }
   return best;
 }

@@ -260,7 +260,7 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     score: c.score,
     lead: c.score - other,
     oneWord: oneWord(c.pos),
-    email: c.email,
+    email: c.email ?? 0,
   });
   const bestFeatures = features(best, found[1]?.score ?? 0);
   ctx.observe?.(bestFeatures, best.pos);
@@ -288,7 +288,8 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
 }
 
 interface EmailScored extends Scored {
-  email: EmailEvidence;
+  /** What the e-mail's local part says (absent: no e-mail). */
+  email?: EmailEvidence;
 }
 
 /** How many name candidates the e-mail's evidence is weighed on. */
@@ -308,10 +309,7 @@ function nameCandidates(
 ): EmailScored[] {
   const found = searchPersonName(index, person, companies);
   const parts = email === null ? null : localPartWords(email);
-  if (parts === null) {
-    for (const c of found) (c as EmailScored).email = 0;
-    return found as EmailScored[];
-  }
+  if (parts === null) return found;
   const top = found.slice(0, EMAIL_CANDIDATES);
   const seen = new Set(top.map((c) => c.pos));
   for (const name of localPartNames(index, parts)) {
