@@ -53,25 +53,27 @@ const quality = (qs: LabelledQuery[], options = {}) =>
   );
 
 describe.skipIf(!HAVE)('persons on real labelled data (FEBRL 4 subset)', () => {
-  it('FEBRL 4 as given: F1 ≥ 0.85 at precision ≥ 0.97', () => {
+  // Measured on this subset (the table is fitted on generated people, not on FEBRL): F1 0.896 at
+  // P 0.992, name only 0.858, name + e-mail 0.957.
+  it('FEBRL 4 as given: F1 ≥ 0.87 at precision ≥ 0.98', () => {
     const q = quality(sets.febrl!);
-    expect(q.f1).toBeGreaterThanOrEqual(0.85);
-    expect(q.precision).toBeGreaterThanOrEqual(0.97);
+    expect(q.f1).toBeGreaterThanOrEqual(0.87);
+    expect(q.precision).toBeGreaterThanOrEqual(0.98);
   });
 
-  it('names as CRM exports write them: F1 ≥ 0.78', () => {
-    expect(quality(sets.nameOnly!).f1).toBeGreaterThanOrEqual(0.78);
+  it('names as CRM exports write them: F1 ≥ 0.83', () => {
+    expect(quality(sets.nameOnly!).f1).toBeGreaterThanOrEqual(0.83);
   });
 
-  it('name + e-mail written other ways, no company name: F1 ≥ 0.92', () => {
-    expect(quality(sets.nameEmail!).f1).toBeGreaterThanOrEqual(0.92);
+  it('name + e-mail written other ways, no company name: F1 ≥ 0.94', () => {
+    expect(quality(sets.nameEmail!).f1).toBeGreaterThanOrEqual(0.94);
   });
 
   it('trades precision for recall with min_confidence', () => {
     const low = quality(sets.febrl!, { minConfidence: 0.3 });
     const high = quality(sets.febrl!, { minConfidence: 0.95 });
     expect(low.recall).toBeGreaterThan(high.recall);
-    expect(high.precision).toBeGreaterThanOrEqual(0.98);
+    expect(high.precision).toBeGreaterThanOrEqual(0.99);
   });
 
   it('decides every real row alike in plain, explained and alternatives runs', () => {

@@ -17,7 +17,12 @@ import {
   matchProspectStream,
   type ProspectRowInput,
 } from '../src/core/match/index.js';
-import { personNameScore, personQuery } from '../src/core/match/person-score.js';
+import {
+  emailEvidence,
+  localPartWords,
+  personNameScore,
+  personQuery,
+} from '../src/core/match/person-score.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
 import { inputJsonSchema, TOOLS_BY_NAME } from '../src/mcp/tools.js';
@@ -170,6 +175,49 @@ describe('person names as people write them', () => {
     const q = personQuery('Jonathan Smith')!;
     expect(personNameScore(q, 'jonathan smith')).toBe(1);
     expect(personNameScore(q, 'margaret thompson')).toBeLessThan(0.5);
+  });
+});
+
+describe('e-mail local parts as evidence about a name', () => {
+  it('reads the name words of a local part', () => {
+    expect(localPartWords('J.Smith+news@example.com')).toEqual(['j', 'smith']);
+    expect(localPartWords('maria_garcia-lopez2@example.com')).toEqual(['maria', 'garcia', 'lopez']);
+    expect(localPartWords('Mueller.Thomas@example.de')).toEqual(['muler', 'thomas']);
+    expect(localPartWords('1234@example.com')).toBeNull();
+  });
+
+  it.each([
+    ['john.smith', 'jonathan smith', 2],
+    ['john.smith', 'john smith', 1],
+    ['j.smith', 'john smith', 1],
+    ['jsmith', 'john smith', 1],
+    ['smithj', 'john smith', 1],
+    ['johnsmith', 'john smith', 1],
+    ['smith.john', 'john smith', 1],
+    ['john_a_smith', 'john smith', 1],
+    ['john', 'john smith', 2],
+    ['smith.j77', 'john smith', 1],
+    ['mary.jones', 'john smith', 3],
+    ['mjones', 'john smith', 3],
+  ])('%s@ about %s: %i (1 agrees, 2 partial, 3 differs)', (local, stored, want) => {
+    expect(emailEvidence(localPartWords(`${local}@example.com`), stored)).toBe(want);
+  });
+
+  it("an address written from one namesake's name settles between two people the name alone cannot", () => {
+    const family = familyName(5); // employees 50 (john) and 58 (james) of the large company
+    const john = pid(PEOPLE.length + 50);
+    expect(idOf({ full_name: `J ${family}`, company_name: CO[3] })).toBeNull();
+    expect(idOf({ full_name: `J ${family}`, email: `john.${family}@megacorp.com` })).toBe(john);
+    expect(
+      idOf({ full_name: `J ${family}`, email: `j${family}@megacorp.com`, company_name: CO[3] }),
+    ).toBeNull();
+    // A colleague's address is evidence against: the same name is trusted less beside it.
+    const confidence = (email?: string) =>
+      one({ full_name: `John ${family}`, email, company_name: CO[3] }, { minConfidence: 0, explain: true })
+        .match_confidence!;
+    expect(confidence(`mary.${family}@megacorp.com`)).toBeLessThan(confidence());
+    expect(confidence()).toBeLessThanOrEqual(confidence(`john.${family}@megacorp.com`));
+    expect(idOf({ full_name: `John ${family}`, email: `john.${family}@megacorp.com` })).toBe(john);
   });
 });
 

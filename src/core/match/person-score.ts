@@ -7,16 +7,28 @@
  */
 import type { ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import { deletions, MIN_FUZZY_WORD } from '../../indexes/match/prospects.js';
-import { nameSkeleton, personTokens } from '../../normalise/index.js';
-import { CANONICAL_GIVEN, GIVEN_VARIANTS } from '../../normalise/nicknames.js';
-import { jaroWinkler } from './similarity.js';
+import { foldText, nameSkeleton, personTokens } from '../../normalise/index.js';
+import { GIVEN_VARIANTS } from '../../normalise/nicknames.js';
+import { jaroWinkler, osaDistance } from './similarity.js';
 import type { Scored } from './types.js';
 
-/** Nickname groups keyed by skeleton spelling (the words the matcher compares are skeletons). */
-const CANON = new Map<string, string>();
-const VARIANTS = new Map<string, string[]>();
-for (const [name, canonical] of CANONICAL_GIVEN) CANON.set(nameSkeleton(name), nameSkeleton(canonical));
-for (const [name, variants] of GIVEN_VARIANTS) VARIANTS.set(nameSkeleton(name), variants.map(nameSkeleton));
+/**
+ * Nickname groups keyed by skeleton spelling (the words the matcher compares are skeletons). Names that
+ * share a skeleton ("joe" and "jo" are both "jo") and names in several groups ("harry": Harold and Henry)
+ * carry the union of their groups.
+ */
+const VARIANTS = new Map<string, Set<string>>();
+for (const [name, variants] of GIVEN_VARIANTS) {
+  const key = nameSkeleton(name);
+  let set = VARIANTS.get(key);
+  if (set === undefined) VARIANTS.set(key, (set = new Set()));
+  for (const v of variants) set.add(nameSkeleton(v));
+}
+
+/** Whether two given names (skeletons) are forms of one another (Bob, Robert; Harry, Harold). */
+function nicknames(a: string, b: string): boolean {
+  return VARIANTS.get(a)?.has(b) === true || VARIANTS.get(b)?.has(a) === true;
+}
 
 export interface PersonQuery {
   /** Ways to read the name: the words as written, then with one pair of adjacent words joined. */
@@ -25,10 +37,38 @@ export interface PersonQuery {
   lookups: [string, number][];
   /** Word similarities already computed for this query (candidates share most of their words). */
   memo: Map<string, number>;
+  /** How much a stored word says (rarer says more; see {@link wordRarity}); null: all alike. */
+  rarity: ((word: string) => number) | null;
+  /** Whether a word is a name word of someone in the data (null: unknown). */
+  known: ((word: string) => boolean) | null;
 }
 
-/** A query name, or null when it has no word. */
-export function personQuery(full: string): PersonQuery | null {
+/**
+ * How much agreeing on a stored name word says: its inverse document frequency among the people in
+ * the data, memoised per query. A rare family name agreeing tells more than a common given name, the
+ * way record linkage weighs agreement on frequent values less (Fellegi-Sunter with frequencies).
+ */
+export function wordRarity(index: ProspectMatchIndex): (word: string) => number {
+  const memo = new Map<string, number>();
+  const n = index.size + 1;
+  return (word) => {
+    let r = memo.get(word);
+    if (r === undefined) {
+      const id = index.wordId.get(word);
+      const df = id === undefined ? 0 : (index.wordStart[id + 1] as number) - (index.wordStart[id] as number);
+      r = Math.log(n / (df + 1)) + 1;
+      memo.set(word, r);
+    }
+    return r;
+  };
+}
+
+/** A query name, or null when it has no word; `rarity` weighs the name's parts (see {@link wordRarity}). */
+export function personQuery(
+  full: string,
+  rarity: PersonQuery['rarity'] = null,
+  known: PersonQuery['known'] = null,
+): PersonQuery | null {
   const words = personTokens(full).filter((w) => w.length > 0);
   if (words.length === 0) return null;
   const readings = [words];
@@ -51,35 +91,46 @@ export function personQuery(full: string): PersonQuery | null {
   for (const i of new Set([0, words.length - 1])) {
     for (const v of VARIANTS.get(words[i] as string) ?? []) add(v, i);
   }
-  return { readings, lookups, memo: new Map() };
+  return { readings, lookups, memo: new Map(), rarity, known };
 }
 
 /**
- * Similarity of two name words in [0, 1]: 1 equal, nickname forms 0.93 (when `given`), an initial 0.8,
- * a truncation 0.85, otherwise Jaro-Winkler.
+ * Similarity of two name words in [0, 1]: 1 equal, nickname forms 0.93 (when `given`), one typo
+ * (a letter wrong, missing, added or two swapped) 0.94 (0.9 in words under five letters), two typos
+ * 0.85 (0.8 in words under six letters), a truncation 0.85, an initial 0.8; otherwise Jaro-Winkler held
+ * under 0.8: names alike only in their first letters ("Blake", "Blackwell") are two names, not a typo.
  */
-export function wordSimilarity(a: string, b: string, given: boolean): number {
+export function wordSimilarity(a: string, b: string, given: boolean, known = false): number {
   if (a === b) return 1;
   const la = a.length;
   const lb = b.length;
   if (la === 1 || lb === 1) return given && a.charCodeAt(0) === b.charCodeAt(0) ? 0.8 : 0;
-  if (given) {
-    const ca = CANON.get(a);
-    if (ca !== undefined && ca === CANON.get(b)) return 0.93;
+  if (given && nicknames(a, b)) return 0.93;
+  const short = Math.min(la, lb);
+  // A two-letter word one letter from a longer one ("Ha" for "Hao", "Em" for "Emma", doubles folded).
+  if (short === 2 && la + lb >= 5 && osaDistance(a, b, 1) === 1) return 0.85 - (known ? KNOWN_WORD_DOUBT : 0);
+  if (short >= 3) {
+    // A query word that is itself a name in the data is less likely a typo of another name.
+    const doubt = known ? KNOWN_WORD_DOUBT : 0;
+    const d = osaDistance(a, b, 2);
+    if (d === 1) return (short >= 5 ? 0.94 : 0.9) - doubt;
+    if (d === 2 && short >= 4) return (short >= 6 ? 0.85 : 0.8) - doubt;
+    if (la < lb ? b.startsWith(a) : a.startsWith(b)) return 0.85 - doubt;
   }
-  const jw = jaroWinkler(a, b);
-  if (la >= 3 && lb >= 3 && jw < 0.85 && (la < lb ? b.startsWith(a) : a.startsWith(b))) return 0.85;
-  return jw;
+  return Math.min(jaroWinkler(a, b), 0.79);
 }
 
-/** {@link wordSimilarity} remembered per query. */
-function similar(memo: Map<string, number>, a: string, b: string, given: boolean): number {
+/** How much less a typo-like likeness counts when the query word is itself a name in the data. */
+const KNOWN_WORD_DOUBT = 0.06;
+
+/** {@link wordSimilarity} of query word `a` and stored word `b`, remembered per query. */
+function similar(query: PersonQuery, a: string, b: string, given: boolean): number {
   if (a === b) return 1;
   const key = given ? `${a} ${b}` : `${a}|${b}`;
-  let s = memo.get(key);
+  let s = query.memo.get(key);
   if (s === undefined) {
-    s = wordSimilarity(a, b, given);
-    if (memo.size < 4096) memo.set(key, s);
+    s = wordSimilarity(a, b, given, query.known?.(a) ?? false);
+    if (query.memo.size < 4096) query.memo.set(key, s);
   }
   return s;
 }
@@ -91,7 +142,7 @@ const PARTICLES: ReadonlySet<string> = new Set(
 
 /** Best similarity of the family part: any later word of one name against any later word of the other. */
 function familySimilarity(
-  memo: Map<string, number>,
+  query: PersonQuery,
   q: readonly string[],
   qFrom: number,
   qTo: number,
@@ -105,7 +156,7 @@ function familySimilarity(
     if (i < ql && PARTICLES.has(q[i] as string)) continue;
     for (let j = cFrom; j < c.length; j++) {
       if (j < cl && PARTICLES.has(c[j] as string)) continue;
-      let s = similar(memo, q[i] as string, c[j] as string, false);
+      let s = similar(query, q[i] as string, c[j] as string, false);
       if (i !== ql || j !== cl) s *= 0.97; // a middle word standing for the family name
       if (s > best) best = s;
       if (best === 1) return 1;
@@ -120,27 +171,37 @@ function familySimilarity(
  */
 const agree = (x: number) => (x >= 0.8 ? x : Math.max(0, x - 0.3));
 
-/** Given-family similarity of one reading against stored words, either order; 0.5 stands for a missing part. */
-function readingScore(memo: Map<string, number>, q: readonly string[], c: readonly string[]): number {
+/** The given name's share of a two-part score: by the rarity of the stored words, within 0.3–0.7. */
+function givenShare(query: PersonQuery, c: readonly string[]): number {
+  if (query.rarity === null) return 0.5;
+  const g = query.rarity(c[0] as string);
+  const f = query.rarity(c[c.length - 1] as string);
+  return Math.min(0.7, Math.max(0.3, g / (g + f)));
+}
+
+/**
+ * Given-family similarity of one reading against stored words, either order, the given name counting
+ * `wg` of it; 0.5 stands for a missing part.
+ */
+function readingScore(query: PersonQuery, q: readonly string[], c: readonly string[], wg: number): number {
   const qn = q.length;
   const cn = c.length;
   if (qn === 1 || cn === 1) {
     // One part missing on one side: the present word against either part of the other name.
-    const one = qn === 1 ? (q[0] as string) : (c[0] as string);
-    const other = qn === 1 ? c : q;
     let s = 0;
-    for (let i = 0; i < other.length; i++) s = Math.max(s, similar(memo, one, other[i] as string, i === 0));
+    if (qn === 1) for (let i = 0; i < cn; i++) s = Math.max(s, similar(query, q[0]!, c[i]!, i === 0));
+    else for (let i = 0; i < qn; i++) s = Math.max(s, similar(query, q[i]!, c[0]!, i === 0));
     return qn === 1 && cn === 1 ? s : 0.5 * agree(s) + 0.25;
   }
   const straight =
-    0.5 * agree(similar(memo, q[0] as string, c[0] as string, true)) +
-    0.5 * agree(familySimilarity(memo, q, 1, qn, c, 1));
+    wg * agree(similar(query, q[0] as string, c[0] as string, true)) +
+    (1 - wg) * agree(familySimilarity(query, q, 1, qn, c, 1));
   if (straight >= 0.97) return straight;
   // Family name first ("Smith John", "Smith J"): the last query word is the given name.
   const swapped =
     0.97 *
-    (0.5 * agree(similar(memo, q[qn - 1] as string, c[0] as string, true)) +
-      0.5 * agree(familySimilarity(memo, q, 0, qn - 1, c, 1)));
+    (wg * agree(similar(query, q[qn - 1] as string, c[0] as string, true)) +
+      (1 - wg) * agree(familySimilarity(query, q, 0, qn - 1, c, 1)));
   return Math.max(straight, swapped);
 }
 
@@ -148,9 +209,10 @@ function readingScore(memo: Map<string, number>, q: readonly string[], c: readon
 export function personNameScore(query: PersonQuery, stored: string): number {
   if (stored.length === 0) return 0;
   const c = stored.split(' ');
-  let best = readingScore(query.memo, query.readings[0] as string[], c);
+  const wg = c.length > 1 ? givenShare(query, c) : 0.5;
+  let best = readingScore(query, query.readings[0] as string[], c, wg);
   for (let r = 1; r < query.readings.length && best < 1; r++) {
-    best = Math.max(best, 0.98 * readingScore(query.memo, query.readings[r] as string[], c));
+    best = Math.max(best, 0.98 * readingScore(query, query.readings[r] as string[], c, wg));
   }
   return best;
 }
@@ -311,4 +373,91 @@ function intersect(
     } else if (x < y) a++;
     else b++;
   }
+}
+
+/**
+ * What an e-mail's local part says about a candidate, a dimension of the calibrated confidence:
+ * `none` nothing usable; `agrees` written from the candidate's name ("j.smith", "jsmith", "smithj",
+ * "john_smith" for John Smith); `partial` it holds one of the name's words ("john", "smith.j2");
+ * `differs` it is written from another name (a colleague's address at the same domain is evidence
+ * against).
+ */
+export const EMAIL_EVIDENCE = ['none', 'agrees', 'partial', 'differs'] as const;
+export type EmailEvidence = 0 | 1 | 2 | 3;
+
+/**
+ * The name words of an e-mail's local part, spelled as the matcher compares them: the `+tag` and
+ * digits dropped, split at dots, underscores and hyphens; null when nothing name-like is left.
+ * @example localPartWords('J.Smith+news@example.com') // ['j', 'smith']
+ */
+export function localPartWords(email: string): string[] | null {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return null;
+  let local = email.slice(0, at);
+  const plus = local.indexOf('+');
+  if (plus >= 0) local = local.slice(0, plus);
+  const folded = foldText(local.replace(/[._\-\d]+/g, ' '));
+  if (folded.length === 0) return null;
+  const words = folded.split(' ').map(nameSkeleton);
+  return words.every((w) => w.length < 2) && words.length < 2 ? null : words;
+}
+
+/** A local-part word standing for a name word: equal, or its initial. */
+const standsFor = (part: string, word: string) =>
+  part === word || (part.length === 1 && word.charCodeAt(0) === part.charCodeAt(0));
+
+/** The {@link EmailEvidence} of local-part words (see {@link localPartWords}) about a stored name. */
+export function emailEvidence(parts: readonly string[] | null, stored: string): EmailEvidence {
+  if (parts === null || stored.length === 0) return 0;
+  const c = stored.split(' ');
+  if (parts.length >= 2) {
+    // Two parts standing for two different words of the name, one of them written out.
+    for (let i = 0; i < parts.length; i++) {
+      for (let j = 0; j < parts.length; j++) {
+        if (i === j) continue;
+        const a = parts[i] as string;
+        const b = parts[j] as string;
+        if (a.length < 2 && b.length < 2) continue;
+        for (let x = 0; x < c.length; x++) {
+          if (!standsFor(a, c[x] as string)) continue;
+          for (let y = 0; y < c.length; y++) if (y !== x && standsFor(b, c[y] as string)) return 1;
+        }
+      }
+    }
+  } else {
+    // One word: the name's words joined, whole or with an initial, in either order.
+    const x = parts[0] as string;
+    const g = c[0] as string;
+    for (let k = 1; k < c.length; k++) {
+      const f = c[k] as string;
+      for (const joined of [g + f, f + g, g.charAt(0) + f, g + f.charAt(0), f + g.charAt(0)]) {
+        if (joined === x || nameSkeleton(joined) === x) return 1;
+      }
+    }
+  }
+  // A word of the name written in full somewhere in the local part.
+  for (const w of c) {
+    if (w.length < 3) continue;
+    for (const p of parts) if (p.length >= 3 && (p === w || p.includes(w) || w.includes(p))) return 2;
+  }
+  return 3;
+}
+
+/**
+ * Names an e-mail's local part may be written from, as query strings: the parts themselves ("john
+ * smith"), or one joined word cut where its end is a known name word ("jsmith" → "j smith"). Used to
+ * find the person when the name given beside the address is too far off to find them.
+ */
+export function localPartNames(index: ProspectMatchIndex, parts: readonly string[] | null): string[] {
+  if (parts === null) return [];
+  if (parts.length >= 2) return parts.some((p) => p.length >= 3) ? [parts.join(' ')] : [];
+  const x = parts[0] as string;
+  const out: string[] = [];
+  const word = (w: string) => w.length === 1 || index.wordId.has(w);
+  for (let i = 1; i < x.length && out.length < 3; i++) {
+    const a = x.slice(0, i);
+    const b = x.slice(i);
+    if ((a.length >= 3 || b.length >= 3) && word(a) && word(b)) out.push(`${a} ${b}`);
+  }
+  return out;
 }

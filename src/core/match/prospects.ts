@@ -24,7 +24,18 @@ import {
   type CompanyContext,
 } from './company-search.js';
 import { clean } from './input.js';
-import { personNameScore, personQuery, searchPersonName } from './person-score.js';
+import { LEAD_BANDS, PERSON_CONFIDENCE, SCORE_BANDS } from './person-confidence.js';
+import {
+  emailEvidence,
+  localPartNames,
+  localPartWords,
+  personNameScore,
+  personQuery,
+  searchPersonName,
+  type EmailEvidence,
+  wordRarity,
+  type PersonQuery,
+} from './person-score.js';
 import type { MatchedOn, ProspectInput, Scored, Verdict } from './types.js';
 
 /** A name that agrees with a key hit (e-mail, phone, profile) scores at least this. */
@@ -35,7 +46,8 @@ const MAX_COMPANIES = 16;
 const KEY_MARGIN = 0.04;
 /**
  * Default decision for a name match (no `minConfidence`): the calibrated confidence must reach this.
- * Precision first: on FEBRL 4 and the generated sets, matches at this level are right ≥ 97% of the time.
+ * Precision first: the cells at or above it were right 98% of the time and more where the table was
+ * fitted, and on FEBRL 4 (never fitted on) such matches are right 97.8% of the time.
  */
 export const DEFAULT_MIN_CONFIDENCE = 0.8;
 
@@ -48,6 +60,8 @@ export interface ProspectContext {
   readonly minConfidence: number | undefined;
   /** Company-name searches of this batch (rows of one batch often name the same company). */
   readonly companySearches: Map<string, readonly Scored[]>;
+  /** Sees the features of every name decision (the calibration script reads them). */
+  observe?: (features: NameFeatures, pos: number) => void;
 }
 
 /** The business name search's hits for `name`, once per batch. */
@@ -70,17 +84,27 @@ export function prospectContext(engine: Engine, detail = true, minConfidence?: n
   };
 }
 
+/** What the confidence of a name candidate is read from (the calibration's features). */
+export interface NameFeatures {
+  /** The candidate's score (name similarity, company score, e-mail evidence). */
+  score: number;
+  /** Its lead over the runner-up (negative for a candidate behind the best). */
+  lead: number;
+  /** Whether the query or the stored name has a single word (a missing given or family name). */
+  oneWord: boolean;
+  /** What the e-mail's local part says about the candidate. */
+  email: EmailEvidence;
+}
+
 /**
- * Calibrated probability that the best name candidate is the person meant, from its score, its lead over
- * the runner-up (a name two employees share is a coin toss whatever its score) and whether one side has a
- * single name word (a missing given or family name): the share of right answers observed in that cell on
- * labelled rows (FEBRL 4 in one and in five companies, as given and as CRM exports write names; generated
- * prospects, a third of them people absent from the data). A binned calibration: among matches reported
- * at 0.9–1.0, at least 90% were right. `bench/match/real-persons.ts` prints the reliability table.
+ * Calibrated probability that a name candidate is the person meant: the share of right answers observed
+ * in its cell (score band × lead band, per e-mail evidence and one-word names) on generated persons with
+ * realistic noise, fitted by `scripts/calibrate-persons.ts` (never on the real sets the benches evaluate
+ * on). `bench/match/real-persons.ts` prints the reliability table on real data.
  */
-export function nameConfidence(best: number, second: number, oneWord: boolean): number {
-  const table = oneWord ? ONE_WORD : TWO_WORDS;
-  return (table[band(SCORE_BANDS, best)] as readonly number[])[band(LEAD_BANDS, best - second)] as number;
+export function nameConfidence(f: NameFeatures): number {
+  const table = PERSON_CONFIDENCE[f.email]![f.oneWord ? 1 : 0]!;
+  return table[band(SCORE_BANDS, f.score)]![band(LEAD_BANDS, f.lead)]!;
 }
 
 /** Index of the last band starting at or below `x`. */
@@ -90,27 +114,8 @@ function band(starts: readonly number[], x: number): number {
   return i;
 }
 
-/** Share of right matches per score band (rows) and lead band (columns), Laplace-smoothed. */
-const SCORE_BANDS = [0, 0.7, 0.8, 0.85, 0.9, 0.95, 0.999];
-const LEAD_BANDS = [0, 0.02, 0.05, 0.1, 0.2];
-const TWO_WORDS: readonly (readonly number[])[] = [
-  [0.205, 0.289, 0.311, 0.5, 0.592],
-  [0.047, 0.116, 0.207, 0.436, 0.796],
-  [0.333, 0.25, 0.25, 0.333, 0.4],
-  [0.344, 0.571, 0.286, 0.602, 0.954],
-  [0.301, 0.793, 0.943, 0.537, 0.961],
-  [0.458, 0.875, 0.965, 0.947, 0.997],
-  [0.507, 0.957, 0.978, 0.962, 0.997],
-];
-const ONE_WORD: readonly (readonly number[])[] = [
-  [0.333, 0.5, 0.5, 0.5, 0.5],
-  [0.215, 0.125, 0.108, 0.341, 0.845],
-  [0.5, 0.5, 0.5, 0.5, 0.5],
-  [0.5, 0.5, 0.25, 0.5, 0.5],
-  [0.091, 0.5, 0.5, 0.318, 0.75],
-  [0.45, 0.5, 0.75, 0.68, 0.912],
-  [0.221, 0.929, 0.5, 0.667, 0.852],
-];
+/** Score added for what the e-mail's local part says about a candidate (none, agrees, partial, differs). */
+const EMAIL_BONUS = [0, 0.1, 0, -0.1] as const;
 
 /**
  * The common case without allocations: every given key names at most one allowed prospect and they
@@ -186,7 +191,8 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     const quick = uniqueKeyHit(index, allowed, emailKey, slug, phone);
     if (quick !== null) return quick;
   }
-  const person = fullName === null ? null : personQuery(fullName);
+  const person =
+    fullName === null ? null : personQuery(fullName, wordRarity(index), (w) => index.wordId.has(w));
 
   // Each hit collects the keys that point at it.
   const tally = new Map<number, MatchedOn[]>();
@@ -246,16 +252,24 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     }
   }
   if (companies.length === 0) return { kind: 'none', candidates: [] };
-  const found = searchPersonName(index, person, companies);
+  const found = nameCandidates(index, person, companies, email === null || email.role ? null : emailRaw);
   const best = found[0];
   if (best === undefined) return { kind: 'none', candidates: [] };
   const oneWord = (pos: number) => person.readings[0]!.length === 1 || !index.names[pos]!.includes(' ');
-  const confidence = nameConfidence(best.score, found[1]?.score ?? 0, oneWord(best.pos));
+  const features = (c: EmailScored, other: number): NameFeatures => ({
+    score: c.score,
+    lead: c.score - other,
+    oneWord: oneWord(c.pos),
+    email: c.email ?? 0,
+  });
+  const bestFeatures = features(best, found[1]?.score ?? 0);
+  ctx.observe?.(bestFeatures, best.pos);
+  const confidence = nameConfidence(bestFeatures);
   // Candidates carry calibrated confidences, each against the best (or, for the best, the runner-up).
   const candidates = ctx.detail
     ? found.slice(0, 16).map((c, i) => ({
         pos: c.pos,
-        score: i === 0 ? confidence : nameConfidence(c.score, best.score, oneWord(c.pos)),
+        score: i === 0 ? confidence : nameConfidence(features(c, best.score)),
       }))
     : [];
   const min = ctx.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
@@ -271,4 +285,48 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     on: [companyOn, exactName ? 'name' : 'name_fuzzy'],
     candidates,
   };
+}
+
+interface EmailScored extends Scored {
+  /** What the e-mail's local part says (absent: no e-mail). */
+  email?: EmailEvidence;
+}
+
+/** How many name candidates the e-mail's evidence is weighed on. */
+const EMAIL_CANDIDATES = 16;
+
+/**
+ * Name candidates within `companies`, best first, each with what the e-mail's local part says about it
+ * (see {@link emailEvidence}); the evidence moves the score, so an address written from one candidate's
+ * name settles between near namesakes. People the local part names ("jsmith") are looked up too: the
+ * name given beside the address may be too far off to find them.
+ */
+function nameCandidates(
+  index: ProspectMatchIndex,
+  person: PersonQuery,
+  companies: readonly Scored[],
+  email: string | null,
+): EmailScored[] {
+  const found = searchPersonName(index, person, companies);
+  const parts = email === null ? null : localPartWords(email);
+  if (parts === null) return found;
+  const top = found.slice(0, EMAIL_CANDIDATES);
+  const seen = new Set(top.map((c) => c.pos));
+  for (const name of localPartNames(index, parts)) {
+    const q = personQuery(name);
+    if (q === null) continue;
+    for (const hit of searchPersonName(index, q, companies).slice(0, 4)) {
+      if (seen.has(hit.pos)) continue;
+      seen.add(hit.pos);
+      const company = companies.find((c) => c.pos === index.business[hit.pos]);
+      const score = personNameScore(person, index.names[hit.pos] as string);
+      top.push({ pos: hit.pos, score: 0.85 * score + 0.15 * (company?.score ?? 0) });
+    }
+  }
+  const out = top.map((c) => {
+    const ev = emailEvidence(parts, index.names[c.pos] as string);
+    return { pos: c.pos, score: c.score + EMAIL_BONUS[ev], email: ev };
+  });
+  out.sort((a, b) => b.score - a.score || a.pos - b.pos);
+  return out;
 }
