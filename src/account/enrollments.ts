@@ -10,9 +10,9 @@
  *   eventTypes: ['new_office'], ids: ['0f…'] });
  */
 import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
-import type { Account } from '../facade/types.js';
+import type { Account } from './types.js';
 import type { EntityType } from '../schemas/enums.js';
 import type { ApiVersion } from '../schemas/events.js';
 import { eventNameFor, idsField } from '../schemas/events.js';
@@ -73,7 +73,7 @@ function prepare(db: Db) {
 }
 type Statements = ReturnType<typeof prepare>;
 const statementsOf = preparedOnce(prepare);
-const stmts = (engine: Engine) => statementsOf(engine.db);
+const stmts = (engine: Context) => statementsOf(engine.db);
 
 export interface EnrollmentInput {
   version: ApiVersion;
@@ -92,7 +92,7 @@ function writeTargets(s: Statements, rowid: number | bigint, ids: string[], even
 }
 
 /** Creates an enrollment (a v2 one must name a webhook of the same account: 404 otherwise). */
-export function createEnrollment(engine: Engine, account: Account, input: EnrollmentInput): EnrollmentRow {
+export function createEnrollment(engine: Context, account: Account, input: EnrollmentInput): EnrollmentRow {
   const s = stmts(engine);
   const webhookRowid = input.version === 2 ? getWebhook(engine, account, input.webhookId ?? '').rowid : null;
   const { lastInsertRowid } = s.insert.run({
@@ -113,7 +113,7 @@ export function createEnrollment(engine: Engine, account: Account, input: Enroll
 
 /** One enrollment of the account in this version and entity type, or 404. */
 export function getEnrollment(
-  engine: Engine,
+  engine: Context,
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
@@ -126,7 +126,7 @@ export function getEnrollment(
 }
 
 export function listEnrollments(
-  engine: Engine,
+  engine: Context,
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
@@ -143,7 +143,7 @@ export interface EnrollmentPatch {
 
 /** Updates an enrollment; monitoring follows the new ids and types from the next ingested event on. */
 export function updateEnrollment(
-  engine: Engine,
+  engine: Context,
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
@@ -172,7 +172,7 @@ export function updateEnrollment(
 
 /** Deletes an enrollment (404 when it is not the account's); its targets go with it. */
 export function deleteEnrollment(
-  engine: Engine,
+  engine: Context,
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
@@ -185,7 +185,7 @@ export function deleteEnrollment(
 }
 
 /** Enrollments that an event of `eventName` (stored name) about `entityId` matches. */
-export function matchEnrollments(engine: Engine, entityId: string, eventName: string): EnrollmentMatch[] {
+export function matchEnrollments(engine: Context, entityId: string, eventName: string): EnrollmentMatch[] {
   return stmts(engine).match.all(entityId, eventName) as EnrollmentMatch[];
 }
 

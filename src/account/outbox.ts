@@ -6,7 +6,7 @@
  * (its webhook was deleted). Pending rows survive restarts: a new worker picks them up.
  */
 import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import { kind, type Context } from '../runtime/context.js';
 import type { Db } from '../store/open.js';
 import { preparedOnce } from '../store/statements.js';
 
@@ -73,11 +73,11 @@ function prepare(db: Db) {
   };
 }
 const statementsOf = preparedOnce(prepare);
-const stmts = (engine: Engine) => statementsOf(engine.db);
+const stmts = (engine: Context) => statementsOf(engine.db);
 
 /** Writes one pending delivery (call inside the transaction that stores the event). */
 export function enqueueDelivery(
-  engine: Engine,
+  engine: Context,
   webhookRowid: number,
   enrollmentId: string | null,
   payload: DeliveryPayload,
@@ -98,29 +98,29 @@ export function enqueueDelivery(
 }
 
 /** Pending deliveries of active webhooks that are due at `now`, oldest first. */
-export function dueDeliveries(engine: Engine, now: number, limit: number): DeliveryRow[] {
+export function dueDeliveries(engine: Context, now: number, limit: number): DeliveryRow[] {
   return stmts(engine).due.all(now, limit) as DeliveryRow[];
 }
 
 /** When the next pending delivery of an active webhook is due (null when there is none). */
-export function nextDueAt(engine: Engine): number | null {
+export function nextDueAt(engine: Context): number | null {
   return (stmts(engine).nextDue.get() as number | null) ?? null;
 }
 
-export function deliveryByRowid(engine: Engine, rowid: number): DeliveryRow | undefined {
+export function deliveryByRowid(engine: Context, rowid: number): DeliveryRow | undefined {
   return stmts(engine).byRowid.get(rowid) as DeliveryRow | undefined;
 }
 
-export function deliveriesOfWebhook(engine: Engine, webhookRowid: number): DeliveryRow[] {
+export function deliveriesOfWebhook(engine: Context, webhookRowid: number): DeliveryRow[] {
   return stmts(engine).ofWebhook.all(webhookRowid) as DeliveryRow[];
 }
 
-export function markDelivered(engine: Engine, rowid: number, code: number, now: number): void {
+export function markDelivered(engine: Context, rowid: number, code: number, now: number): void {
   stmts(engine).delivered.run({ rowid, code, now });
 }
 
 export function markRetry(
-  engine: Engine,
+  engine: Context,
   rowid: number,
   next: number,
   code: number | null,
@@ -131,7 +131,7 @@ export function markRetry(
 }
 
 export function markFailed(
-  engine: Engine,
+  engine: Context,
   rowid: number,
   code: number | null,
   error: string,
@@ -141,21 +141,20 @@ export function markFailed(
 }
 
 /** Puts back the deliveries whose retries ran out, when their webhook is active again. */
-export function requeueExhausted(engine: Engine, webhookRowid: number, now: number): number {
+export function requeueExhausted(engine: Context, webhookRowid: number, now: number): number {
   const n = stmts(engine).requeue.run({ webhook: webhookRowid, now }).changes;
   wakeDelivery(engine);
   return n;
 }
 
 // A running delivery worker registers a waker so new deliveries go out at once rather than at its next poll.
-const wakers = new WeakMap<Db, () => void>();
+const WAKER = kind('webhooks.waker', (): { wake?: () => void } => ({}));
 
-export function registerWaker(engine: Engine, wake: (() => void) | null): void {
-  if (wake) wakers.set(engine.db, wake);
-  else wakers.delete(engine.db);
+export function registerWaker(engine: Context, wake: (() => void) | null): void {
+  engine.services.get(WAKER).wake = wake ?? undefined;
 }
 
 /** Tells the engine's delivery worker (if one runs) that deliveries may be due. */
-export function wakeDelivery(engine: Engine): void {
-  wakers.get(engine.db)?.();
+export function wakeDelivery(engine: Context): void {
+  engine.services.get(WAKER).wake?.();
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/open.js';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError, type ValidationIssue } from '../errors.js';
 import { BUSINESS_ID, PROSPECT_ID } from '../schemas/records.js';
 
@@ -151,7 +151,7 @@ export interface UploadInput {
 }
 
 /** Validates and stores a list; throws a 422 listing bad rows (nothing stored). */
-export function createList(engine: Engine, accountId: string, input: UploadInput): EntityList {
+export function createList(engine: Context, accountId: string, input: UploadInput): EntityList {
   const long: ValidationIssue[] = [];
   for (const [field, max] of [
     ['name', MAX_LIST_NAME],
@@ -186,7 +186,7 @@ export function createList(engine: Engine, accountId: string, input: UploadInput
 }
 
 /** An account's list, or null (unknown or another account's). Expired lists are returned as they are. */
-export function getList(engine: Engine, accountId: string, listId: string): EntityList | null {
+export function getList(engine: Context, accountId: string, listId: string): EntityList | null {
   const row = stmts(engine.db).get.get(listId, accountId) as ListRow | undefined;
   return row ? { ...row, ids: row.ids === '' ? [] : row.ids.split('\n') } : null;
 }

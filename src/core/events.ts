@@ -8,7 +8,7 @@
  * const report = ingestEvents(engine, [{ event_id: 'e1', event_name: 'new_office', business_id, event_time, data }]);
  * const events = fetchEvents(engine, { version: 1, entityType: 'business', ids: [business_id], eventTypes: ['new_office'] });
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { enqueueDelivery, wakeDelivery } from '../account/outbox.js';
 import { matchEnrollments } from '../account/enrollments.js';
 import { PROSPECT_EVENT_TYPES, type EntityType } from '../schemas/enums.js';
@@ -35,7 +35,7 @@ function prepare(db: Db) {
   };
 }
 const statementsOf = preparedOnce(prepare);
-const stmts = (engine: Engine) => statementsOf(engine.db);
+const stmts = (engine: Context) => statementsOf(engine.db);
 
 // ---------------------------------------------------------------------------------------------------
 // Fetch
@@ -87,7 +87,7 @@ export function formatEventTime(ms: number): string {
  * Events of the given entities and types inside the window, newest first (ties by event id). Only the
  * last three months before `engine.now()` are served; an earlier `from` is clamped, never an error.
  */
-export function fetchEvents(engine: Engine, input: FetchEventsInput): OutputEvent[] {
+export function fetchEvents(engine: Context, input: FetchEventsInput): OutputEvent[] {
   const now = engine.now();
   const from = Math.max(windowStart(now), input.from ? parseTimestamp(input.from, false) : -Infinity);
   const to = Math.min(now, input.to ? parseTimestamp(input.to, true) : Infinity);
@@ -201,7 +201,7 @@ export function validateEvent(
  * webhook. Events already stored (same `event_id`) are skipped and never delivered twice.
  */
 export function ingestEvents(
-  engine: Engine,
+  engine: Context,
   records: Iterable<unknown>,
   options: IngestOptions = {},
 ): IngestReport {

@@ -19,7 +19,7 @@ import {
   rateLimitHeaders,
   type RateLimiter,
 } from '../account/ratelimit.js';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { ERROR_CODES, EngineError, isEngineError, type ValidationIssue } from '../errors.js';
 import { createRouter, type Router } from './router.js';
 import * as areas from './routes/index.js';
@@ -27,7 +27,6 @@ import { SPEC_ROUTES } from './spec.js';
 import type {
   Account,
   ApiVersion,
-  FacadeOptions,
   FacadeRequest,
   FacadeResponse,
   HeaderValue,
@@ -62,22 +61,22 @@ export function buildRouter(routes: readonly Route[]): Router {
 export const ROUTES: readonly Route[] = Object.values(areas).flat() as Route[];
 let defaultRouter: Router | undefined;
 
-const limiters = new WeakMap<Engine, RateLimiter | null>();
-function limiterFor(engine: Engine): RateLimiter | null {
+const limiters = new WeakMap<Context, RateLimiter | null>();
+function limiterFor(engine: Context): RateLimiter | null {
   let limiter = limiters.get(engine);
   if (limiter === undefined) {
-    const option = (engine.options as FacadeOptions).rateLimit;
+    const option = engine.settings.facade.rateLimit;
     limiter = option === false ? null : createRateLimiter(option?.perMinute ?? DEFAULT_PER_MINUTE);
     limiters.set(engine, limiter);
   }
   return limiter;
 }
 
-const authFailureLimiters = new WeakMap<Engine, AuthFailureLimiter | null>();
-function authFailureLimiterFor(engine: Engine): AuthFailureLimiter | null {
+const authFailureLimiters = new WeakMap<Context, AuthFailureLimiter | null>();
+function authFailureLimiterFor(engine: Context): AuthFailureLimiter | null {
   let limiter = authFailureLimiters.get(engine);
   if (limiter === undefined) {
-    const option = (engine.options as FacadeOptions).authFailureLimit;
+    const option = engine.settings.facade.authFailureLimit;
     limiter = option === false ? null : createAuthFailureLimiter(option?.perMinute);
     authFailureLimiters.set(engine, limiter);
   }
@@ -219,14 +218,14 @@ export interface HandleOptions {
 
 /** Handles one request against the engine. Never throws; unexpected failures answer 500. */
 export async function handle(
-  engine: Engine,
+  engine: Context,
   request: FacadeRequest,
   routerOrOptions: Router | HandleOptions = {},
 ): Promise<FacadeResponse> {
   const opts: HandleOptions = 'match' in routerOrOptions ? { router: routerOrOptions } : routerOrOptions;
   const router = opts.router ?? (defaultRouter ??= buildRouter(ROUTES));
   const started = performance.now();
-  const options = engine.options as FacadeOptions;
+  const options = engine.settings.facade;
   const correlationId = options.correlationId?.() ?? randomBytes(16).toString('hex');
   const baseHeaders: Record<string, string> = {
     'content-type': 'application/json',

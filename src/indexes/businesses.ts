@@ -3,7 +3,7 @@
  * and without operating locations for the location filters), flags as bitsets, and dense code columns
  * for stats. Built once per data version through `engine.cached`.
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { foldText } from '../normalise/index.js';
 import { cityRegionCountry } from '../store/derive.js';
 import { wireCodec, type BusinessFacets } from '../store/wire.js';
@@ -106,11 +106,13 @@ export function naicsPrefixes(code: string | null): string[] {
   return out;
 }
 
-export function businessIndex(engine: Engine): BusinessIndex {
-  return savedIndex(engine, 'search.businessIndex', buildBusinessIndex);
+export function businessIndex(engine: Context): BusinessIndex {
+  return engine.indexes.get(BUSINESS_INDEX);
 }
 
-function buildBusinessIndex(engine: Engine): BusinessIndex {
+const BUSINESS_INDEX = savedIndex('search.businessIndex', buildBusinessIndex);
+
+function buildBusinessIndex(engine: Context): BusinessIndex {
   const db = engine.db;
   const max = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM businesses').get() as { m: number }).m;
   const size = max + 1;

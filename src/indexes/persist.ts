@@ -10,7 +10,7 @@
  * largest output buffer and its last input alive in module state, about 100 bytes per row at rest.
  */
 import { deserialize, serialize } from 'node:v8';
-import type { Engine } from '../engine.js';
+import { kind, type Context, type Kind } from '../runtime/context.js';
 import { getMeta, type Db } from '../store/open.js';
 import { Bitset } from './bitset.js';
 
@@ -31,17 +31,18 @@ const DDL = `CREATE TABLE IF NOT EXISTS index_cache (
 ) STRICT`;
 
 /**
- * `build(engine)` memoised per data version like `engine.cached`, and saved in the file: a later process
- * reads the saved form instead of building. Readonly engines read saved indexes but never write them.
+ * An index kind whose value is saved in the file: held by the context's index owner like every index
+ * (memoised per data version), and a later process reads the saved form instead of building. Readonly
+ * engines read saved indexes but never write them.
  */
-export function savedIndex<T>(engine: Engine, name: string, build: (engine: Engine) => T): T {
-  return engine.cached(name, (e) => {
+export function savedIndex<T>(name: string, build: (engine: Context) => T): Kind<T> {
+  return kind(name, (e) => {
     const stamp = stampOf(e.db);
     const saved = e.path === ':memory:' ? undefined : readSaved(e.db, name, stamp);
     if (saved !== undefined) return saved as T;
     const index = build(e);
     // An in-memory database dies with its process: nobody could read the saved form.
-    if (!e.options.readonly && e.path !== ':memory:') writeSaved(e.db, name, stamp, index);
+    if (!e.settings.readonly && e.path !== ':memory:') writeSaved(e.db, name, stamp, index);
     return index;
   });
 }

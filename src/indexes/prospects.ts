@@ -3,7 +3,7 @@
  * loader derived from the prospect's business; categories are copied from the business index so a
  * prospect filter on `google_category` is one posting lookup. Built once per data version.
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { foldText } from '../normalise/index.js';
 import { JOB_DEPARTMENTS } from '../schemas/enums.js';
 import { wireCodec, type ProspectFacets } from '../store/wire.js';
@@ -83,11 +83,13 @@ interface Row {
   facets: Buffer;
 }
 
-export function prospectIndex(engine: Engine): ProspectIndex {
-  return savedIndex(engine, 'search.prospectIndex', buildProspectIndex);
+export function prospectIndex(engine: Context): ProspectIndex {
+  return engine.indexes.get(PROSPECT_INDEX);
 }
 
-function buildProspectIndex(engine: Engine): ProspectIndex {
+const PROSPECT_INDEX = savedIndex('search.prospectIndex', buildProspectIndex);
+
+function buildProspectIndex(engine: Context): ProspectIndex {
   const db = engine.db;
   const bi = businessIndex(engine);
   const googleKeys = keysById(bi.facets.google);

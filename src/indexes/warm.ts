@@ -2,7 +2,7 @@
 import { completionIndex } from '../core/autocomplete.js';
 import { compileOutputSchema } from '../core/research/schema.js';
 import { businessStats, prospectStats } from '../core/stats.js';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
 import { businessIndex } from './businesses.js';
 import { businessEventIndex } from './events.js';
@@ -16,7 +16,7 @@ import { prospectIndex } from './prospects.js';
  * the milliseconds it took. `prospectdb load` runs it after loading.
  * @example await engine.load('snapshot/'); buildIndexes(engine);
  */
-export function buildIndexes(engine: Engine): number {
+export function buildIndexes(engine: Context): number {
   const started = performance.now();
   businessIndex(engine);
   prospectIndex(engine);
@@ -24,7 +24,7 @@ export function buildIndexes(engine: Engine): number {
 }
 
 /** One step of {@link warmEngine}: a name (for timings) and the index it builds. */
-const WARM_STEPS: readonly (readonly [string, (engine: Engine) => unknown])[] = [
+const WARM_STEPS: readonly (readonly [string, (engine: Context) => unknown])[] = [
   ['search.businessIndex', businessIndex],
   ['search.prospectIndex', prospectIndex],
   ['search.businessEvents', businessEventIndex],
@@ -41,7 +41,7 @@ const WARM_STEPS: readonly (readonly [string, (engine: Engine) => unknown])[] = 
       compileOutputSchema({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }),
   ],
   ...AUTOCOMPLETE_FIELDS.map(
-    (field) => [`autocomplete.${field}`, (e: Engine) => completionIndex(e, field)] as const,
+    (field) => [`autocomplete.${field}`, (e: Context) => completionIndex(e, field)] as const,
   ),
 ];
 
@@ -51,7 +51,7 @@ const WARM_STEPS: readonly (readonly [string, (engine: Engine) => unknown])[] = 
  * it listens. Resolves with the milliseconds each step took; between steps it yields to the event loop,
  * so a server already answering (a re-warm after a data change) keeps answering between them.
  */
-export async function warmEngine(engine: Engine): Promise<Record<string, number>> {
+export async function warmEngine(engine: Context): Promise<Record<string, number>> {
   const took: Record<string, number> = {};
   for (const [name, step] of WARM_STEPS) {
     if (engine.closed) break;

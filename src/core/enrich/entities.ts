@@ -2,7 +2,7 @@
  * Loads the records an enrichment reads: the decoded `doc` of each business or prospect (prospects also
  * carry their employer's company columns). Statements are prepared once per database.
  */
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import type { Db } from '../../store/open.js';
 import { decodeDoc } from '../../store/load.js';
 import type { BusinessRecord, ProspectRecord } from '../../schemas/records.js';
@@ -51,7 +51,7 @@ export const idKey = (entity: EntityType): 'business_id' | 'prospect_id' =>
  * @example const found = loadEntities(engine, 'business', ['0f…']); found.get('0f…')?.record.name
  */
 export function loadEntities(
-  engine: Engine,
+  engine: Context,
   entity: EntityType,
   ids: readonly string[],
 ): Map<string, LoadedEntity> {

@@ -71,7 +71,7 @@ import {
   v2WebhookView,
   webhookSettings,
 } from '../../account/webhooks.js';
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import { EngineError } from '../../errors.js';
 import { checkConnectivity } from '../../http/deliver.js';
 import { checkUrl } from '../../http/ssrf.js';
@@ -92,7 +92,7 @@ import {
 import type { Route, RouteContext } from '../types.js';
 
 /** 422 for a URL the SSRF policy refuses without DNS. */
-function assertTarget(engine: Engine, url: string, field: string): void {
+function assertTarget(engine: Context, url: string, field: string): void {
   const checked = checkUrl(url, { allowPrivateTargets: webhookSettings(engine).allowPrivateTargets });
   if (!checked.ok) {
     throw EngineError.validation([

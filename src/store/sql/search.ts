@@ -1,0 +1,31 @@
+/** Statements of the search reads: ids → rowids for filters, and stored fetch records by rowid. */
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../open.js';
+import { preparedOnce } from '../statements.js';
+
+/** Records read per statement: one `rowid IN (…)` read instead of a native call per row. */
+export const RECORD_BATCH = 100;
+const IN_LIST = `(${Array(RECORD_BATCH).fill('?').join(', ')})`;
+
+export const searchStatements: (db: Db) => Record<'prospectRows' | 'businessRows', Statement> = preparedOnce(
+  (db: Db) => ({
+    prospectRows: db
+      .prepare('SELECT p.rowid FROM json_each(?) j JOIN prospects p ON p.prospect_id = j.value')
+      .pluck(),
+    businessRows: db
+      .prepare('SELECT b.rowid FROM json_each(?) j JOIN businesses b ON b.business_id = j.value')
+      .pluck(),
+  }),
+);
+
+export const recordStatements: (db: Db) => Record<'prospects' | 'businesses' | 'events', Statement> =
+  preparedOnce((db: Db) => ({
+    prospects: db.prepare(`SELECT rowid, wire FROM prospects WHERE rowid IN ${IN_LIST}`).raw(),
+    businesses: db.prepare(`SELECT rowid, wire FROM businesses WHERE rowid IN ${IN_LIST}`).raw(),
+    events: db
+      .prepare(
+        `SELECT event_name FROM events WHERE entity_id = ? AND entity_type = 'business' AND event_time >= ?
+       ORDER BY event_time DESC, event_name`,
+      )
+      .pluck(),
+  }));
