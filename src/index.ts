@@ -35,7 +35,7 @@ export type {
   StreamOptions,
 } from './core/match/index.js';
 export { serve, createHttpServer, type RunningServer, type ServeOptions } from './http/server.js';
-export { buildIndexes, warmEngine } from './indexes/warm.js';
+export { buildIndexes, warmEngine } from './core/warm.js';
 export { exportBusinesses, exportProspects, type RecordExport } from './core/export.js';
 export type { BusinessesExportRequest, ProspectsExportRequest } from './schemas/export.js';
 export { exportColumns, type Column, type ColumnKind, type ExportEntity } from './export/columns.js';

@@ -16,9 +16,8 @@ import type { Account } from './types.js';
 import type { EntityType } from '../schemas/enums.js';
 import type { ApiVersion } from '../schemas/events.js';
 import { eventNameFor, idsField } from '../schemas/events.js';
-import type { Db } from '../store/open.js';
 import { getWebhook } from './webhooks.js';
-import { preparedOnce } from '../store/statements.js';
+import { enrollmentStatements, type EnrollmentStatements } from '../store/sql/webhooks.js';
 
 export interface EnrollmentRow {
   rowid: number;
@@ -45,34 +44,8 @@ export interface EnrollmentMatch {
   webhook_rowid: number | null;
 }
 
-function prepare(db: Db) {
-  return {
-    insert:
-      db.prepare(`INSERT INTO enrollments (enrollment_id, account_id, partner_id, api_version, entity_type,
-      enrollment_key, event_types, entity_ids, webhook_rowid, created_at, updated_at)
-      VALUES (@enrollment_id, @account_id, @partner_id, @api_version, @entity_type, @enrollment_key, @event_types,
-      @entity_ids, @webhook_rowid, @now, @now)`),
-    byId: db.prepare(`SELECT * FROM enrollments WHERE enrollment_id = ? AND account_id = ? AND api_version = ?
-      AND entity_type = ?`),
-    byRowid: db.prepare('SELECT * FROM enrollments WHERE rowid = ?'),
-    list: db.prepare(`SELECT * FROM enrollments WHERE account_id = ? AND api_version = ? AND entity_type = ?
-      ORDER BY created_at, rowid`),
-    update: db.prepare(`UPDATE enrollments SET enrollment_key = @enrollment_key, event_types = @event_types,
-      entity_ids = @entity_ids, webhook_rowid = @webhook_rowid, updated_at = @now WHERE rowid = @rowid`),
-    remove: db.prepare('DELETE FROM enrollments WHERE rowid = ?'),
-    clearTargets: db.prepare('DELETE FROM enrollment_targets WHERE enrollment_rowid = ?'),
-    addTarget: db.prepare(
-      'INSERT OR IGNORE INTO enrollment_targets (entity_id, event_name, enrollment_rowid) VALUES (?, ?, ?)',
-    ),
-    match: db.prepare(`SELECT e.enrollment_id, e.account_id, e.partner_id, e.api_version, e.enrollment_key,
-      COALESCE(e.webhook_rowid, (SELECT w.rowid FROM webhooks w WHERE w.account_id = e.account_id
-        AND w.api_version = 1)) AS webhook_rowid
-      FROM enrollment_targets t JOIN enrollments e ON e.rowid = t.enrollment_rowid
-      WHERE t.entity_id = ? AND t.event_name = ? ORDER BY e.rowid`),
-  };
-}
-type Statements = ReturnType<typeof prepare>;
-const statementsOf = preparedOnce(prepare);
+type Statements = EnrollmentStatements;
+const statementsOf = enrollmentStatements;
 const stmts = (engine: Context) => statementsOf(engine.db);
 
 export interface EnrollmentInput {

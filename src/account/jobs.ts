@@ -8,12 +8,11 @@ import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import type { Account } from './types.js';
 import type { JobNotifications, JobRow, JobStatus } from '../schemas/jobs.js';
-import type { Db } from '../store/open.js';
 import { applyCharges, type PendingCharge } from './credits.js';
 import { getAccount } from './accounts.js';
 import { sameSecret } from './keys.js';
 import { getList, type EntityType } from './uploads.js';
-import { preparedOnce } from '../store/statements.js';
+import { jobStatements } from '../store/sql/jobs.js';
 
 /** Maximum run time of a job; past it the job is `expired`. */
 export const JOB_RUN_LIMIT_MS = 24 * 3600_000;
@@ -26,50 +25,6 @@ export type { JobRow } from '../schemas/jobs.js';
 
 export const TERMINAL: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
 
-function prepare(db: Db) {
-  return {
-    insert: db.prepare(
-      `INSERT INTO jobs (job_id, account_id, entity_type, enrichment, endpoint, list_id, row_count, parameters, notifications, status, created_at)
-       VALUES (@job_id, @account_id, @entity_type, @enrichment, @endpoint, @list_id, @row_count, @parameters, @notifications, 'queued', @created_at)`,
-    ),
-    get: db.prepare('SELECT * FROM jobs WHERE job_id = ?'),
-    ofAccount: db.prepare('SELECT * FROM jobs WHERE job_id = ? AND account_id = ?'),
-    list: db.prepare(
-      'SELECT * FROM jobs WHERE account_id = @account_id AND (@status IS NULL OR status = @status) ORDER BY seq DESC LIMIT @limit OFFSET @skip',
-    ),
-    count: db
-      .prepare(
-        'SELECT count(*) FROM jobs WHERE account_id = @account_id AND (@status IS NULL OR status = @status)',
-      )
-      .pluck(),
-    next: db.prepare(
-      "SELECT * FROM jobs WHERE status IN ('running', 'queued') ORDER BY status = 'queued', seq LIMIT 1",
-    ),
-    start: db.prepare(
-      "UPDATE jobs SET status = 'running', started_at = ? WHERE job_id = ? AND status = 'queued'",
-    ),
-    progress: db.prepare(
-      'UPDATE jobs SET cursor = ?, total_credits = total_credits + ?, total_results = total_results + ? WHERE job_id = ?',
-    ),
-    finish: db.prepare(
-      `UPDATE jobs SET status = @status, finished_at = @at, error = @error, results_token = @token,
-       results_expires_at = @expires WHERE job_id = @job_id AND status IN ('queued', 'running')`,
-    ),
-    insertRow: db.prepare('INSERT INTO job_rows (job_id, row, line) VALUES (?, ?, ?)'),
-    rows: db.prepare('SELECT line FROM job_rows WHERE job_id = ? ORDER BY row').pluck(),
-    rowCount: db.prepare('SELECT count(*) FROM job_rows WHERE job_id = ?').pluck(),
-    toNotify: db.prepare(
-      "SELECT * FROM jobs WHERE notified = 0 AND notifications IS NOT NULL AND status IN ('succeeded', 'failed', 'expired')",
-    ),
-    markNotified: db.prepare('UPDATE jobs SET notified = 1 WHERE job_id = ? AND notified = 0'),
-    sweep: db.prepare(
-      'DELETE FROM job_rows WHERE job_id IN (SELECT job_id FROM jobs WHERE results_expires_at IS NOT NULL AND results_expires_at < ?)',
-    ),
-  };
-}
-type JobStatements = ReturnType<typeof prepare>;
-/** The job statements of a database, prepared once. */
-const jobStatements: (db: Db) => JobStatements = preparedOnce(prepare);
 
 /** A job by id (any account), or undefined. */
 export const readJob = (engine: Context, jobId: string): JobRow | undefined =>

@@ -7,12 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { kind, type Context } from '../runtime/context.js';
-import type { Db } from '../store/open.js';
-import { preparedOnce } from '../store/statements.js';
+import { outboxStatements } from '../store/sql/webhooks.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 /** `last_error` of a delivery whose retry schedule ran out (re-queued when its webhook is re-enabled). */
-export const RETRIES_EXHAUSTED = 'retries_exhausted';
+export { RETRIES_EXHAUSTED } from '../store/sql/webhooks.js';
 
 /** The JSON body of a delivery, as documented by the live service. */
 export interface DeliveryPayload {
@@ -43,36 +42,7 @@ export interface DeliveryRow {
   updated_at: number;
 }
 
-function prepare(db: Db) {
-  return {
-    insert:
-      db.prepare(`INSERT INTO deliveries (delivery_id, webhook_rowid, event_id, enrollment_id, payload, status,
-      attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`),
-    due: db.prepare(`SELECT d.* FROM deliveries d JOIN webhooks w ON w.rowid = d.webhook_rowid
-      WHERE d.status = 'pending' AND w.status = 'active' AND d.next_attempt_at <= ?
-      ORDER BY d.next_attempt_at, d.rowid LIMIT ?`),
-    nextDue: db
-      .prepare(
-        `SELECT min(d.next_attempt_at) FROM deliveries d JOIN webhooks w ON w.rowid = d.webhook_rowid
-      WHERE d.status = 'pending' AND w.status = 'active'`,
-      )
-      .pluck(),
-    byRowid: db.prepare('SELECT * FROM deliveries WHERE rowid = ?'),
-    delivered:
-      db.prepare(`UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = @now,
-      last_status = @code, last_error = NULL, updated_at = @now WHERE rowid = @rowid AND status = 'pending'`),
-    retry:
-      db.prepare(`UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = @next, last_attempt_at = @now,
-      last_status = @code, last_error = @error, updated_at = @now WHERE rowid = @rowid AND status = 'pending'`),
-    failed:
-      db.prepare(`UPDATE deliveries SET status = 'failed', attempts = attempts + 1, last_attempt_at = @now,
-      last_status = @code, last_error = @error, updated_at = @now WHERE rowid = @rowid AND status = 'pending'`),
-    requeue: db.prepare(`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = @now,
-      updated_at = @now WHERE webhook_rowid = @webhook AND status = 'failed' AND last_error = '${RETRIES_EXHAUSTED}'`),
-    ofWebhook: db.prepare('SELECT * FROM deliveries WHERE webhook_rowid = ? ORDER BY rowid'),
-  };
-}
-const statementsOf = preparedOnce(prepare);
+const statementsOf = outboxStatements;
 const stmts = (engine: Context) => statementsOf(engine.db);
 
 /** Writes one pending delivery (call inside the transaction that stores the event). */

@@ -4,10 +4,10 @@
  * bad rows listed (422) and nothing is stored. Lists expire after `LIST_TTL_MS`.
  */
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/open.js';
 import type { Context } from '../runtime/context.js';
 import { EngineError, type ValidationIssue } from '../errors.js';
 import { BUSINESS_ID, PROSPECT_ID } from '../schemas/records.js';
+import { uploadStatements } from '../store/sql/jobs.js';
 
 export type EntityType = 'business' | 'prospect';
 
@@ -40,21 +40,7 @@ interface ListRow extends Omit<EntityList, 'ids' | 'entity_type'> {
   ids: string;
 }
 
-const statements = new WeakMap<Db, ReturnType<typeof prepare>>();
-function prepare(db: Db) {
-  return {
-    insert: db.prepare(
-      `INSERT INTO entity_id_lists (list_id, account_id, entity_type, name, description, row_count, ids, created_at, expires_at)
-       VALUES (@list_id, @account_id, @entity_type, @name, @description, @row_count, @ids, @created_at, @expires_at)`,
-    ),
-    get: db.prepare('SELECT * FROM entity_id_lists WHERE list_id = ? AND account_id = ?'),
-  };
-}
-const stmts = (db: Db) => {
-  let s = statements.get(db);
-  if (!s) statements.set(db, (s = prepare(db)));
-  return s;
-};
+const stmts = uploadStatements;
 
 const HEADER_NAMES = ['business_id', 'prospect_id', 'entity_id', 'id', 'business_ids', 'prospect_ids'];
 

@@ -13,9 +13,8 @@ import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import type { Account } from './types.js';
 import type { PayloadFormat, WebhookStatus } from '../schemas/events.js';
-import type { Db } from '../store/open.js';
 import { requeueExhausted } from './outbox.js';
-import { preparedOnce } from '../store/statements.js';
+import { webhookStatements } from '../store/sql/webhooks.js';
 import type { WebhookSettings } from '../runtime/settings.js';
 
 /** v2 webhooks per account. */
@@ -62,42 +61,7 @@ export interface WebhookRow {
   updated_at: number;
 }
 
-function prepare(db: Db) {
-  return {
-    insert:
-      db.prepare(`INSERT INTO webhooks (webhook_id, account_id, partner_id, api_version, name, description, url,
-      headers, payload_format, status, disabled_reason, secret, created_at, updated_at)
-      VALUES (@webhook_id, @account_id, @partner_id, @api_version, @name, @description, @url, @headers,
-      @payload_format, @status, @disabled_reason, @secret, @now, @now)`),
-    byId: db.prepare('SELECT * FROM webhooks WHERE webhook_id = ? AND account_id = ? AND api_version = 2'),
-    byRowid: db.prepare('SELECT * FROM webhooks WHERE rowid = ?'),
-    v1Of: db.prepare('SELECT * FROM webhooks WHERE account_id = ? AND api_version = 1'),
-    list: db.prepare(
-      'SELECT * FROM webhooks WHERE account_id = ? AND api_version = 2 ORDER BY created_at, rowid',
-    ),
-    countV2: db.prepare('SELECT count(*) FROM webhooks WHERE account_id = ? AND api_version = 2').pluck(),
-    update:
-      db.prepare(`UPDATE webhooks SET name = @name, description = @description, url = @url, headers = @headers,
-      payload_format = @payload_format, status = @status, disabled_reason = @disabled_reason, updated_at = @now
-      WHERE rowid = @rowid`),
-    replaceV1:
-      db.prepare(`UPDATE webhooks SET url = @url, headers = @headers, payload_format = @payload_format,
-      status = 'active', disabled_reason = NULL, secret = @secret, previous_secret = NULL,
-      previous_secret_expires_at = NULL, updated_at = @now WHERE rowid = @rowid`),
-    rotate: db.prepare(`UPDATE webhooks SET previous_secret = secret, previous_secret_expires_at = @expires,
-      secret = @secret, updated_at = @now WHERE rowid = @rowid`),
-    disable: db.prepare(`UPDATE webhooks SET status = 'disabled', disabled_reason = @reason, updated_at = @now
-      WHERE rowid = @rowid AND status = 'active'`),
-    remove: db.prepare('DELETE FROM webhooks WHERE rowid = ?'),
-    enrollmentsOf: db
-      .prepare('SELECT enrollment_id FROM enrollments WHERE webhook_rowid = ? ORDER BY rowid')
-      .pluck(),
-    removeEnrollments: db.prepare('DELETE FROM enrollments WHERE webhook_rowid = ?'),
-    cancelDeliveries: db.prepare(`UPDATE deliveries SET status = 'cancelled', updated_at = ?
-      WHERE webhook_rowid = ? AND status = 'pending'`),
-  };
-}
-const statementsOf = preparedOnce(prepare);
+const statementsOf = webhookStatements;
 const stmts = (engine: Context) => statementsOf(engine.db);
 
 export interface WebhookInput {

@@ -21,20 +21,10 @@ import {
 } from '../schemas/events.js';
 import { EventRecord } from '../schemas/records.js';
 import { docCodec } from '../store/load.js';
-import { getMeta, setMeta, type Db } from '../store/open.js';
-import { preparedOnce } from '../store/statements.js';
+import { getMeta, setMeta } from '../store/open.js';
+import { eventStatements } from '../store/sql/events.js';
 
-function prepare(db: Db) {
-  return {
-    insert:
-      db.prepare(`INSERT OR IGNORE INTO events (event_id, event_name, entity_type, entity_id, event_time,
-      ingested_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-    // One statement per id keeps the plan on the (entity_id, event_time) index.
-    byEntity: db.prepare(`SELECT event_id, event_name, entity_type, entity_id, event_time, doc FROM events
-      WHERE entity_id = ? AND entity_type = ? AND event_time >= ? AND event_time <= ?`),
-  };
-}
-const statementsOf = preparedOnce(prepare);
+const statementsOf = eventStatements;
 const stmts = (engine: Context) => statementsOf(engine.db);
 
 // ---------------------------------------------------------------------------------------------------

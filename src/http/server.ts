@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Engine } from '../engine.js';
 import { handle } from '../facade/handle.js';
-import { warmEngine } from '../indexes/warm.js';
+import { warmEngine } from '../core/warm.js';
 import { mcpHttpHandler, type McpHttpOptions } from '../mcp/http.js';
 import { getMeta } from '../store/open.js';
 import { corsHeaders, preflight, type CorsOptions } from './cors.js';

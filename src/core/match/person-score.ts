@@ -9,7 +9,7 @@ import type { ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import { deletions, MIN_FUZZY_WORD } from '../../indexes/match/prospects.js';
 import { nameSkeleton, personTokens } from '../../normalise/index.js';
 import { CANONICAL_GIVEN, GIVEN_VARIANTS } from '../../normalise/nicknames.js';
-import { jaroWinkler } from './similarity.js';
+import { jaroWinkler } from '../../normalise/similarity.js';
 import type { Scored } from './types.js';
 
 /** Nickname groups keyed by skeleton spelling (the words the matcher compares are skeletons). */

@@ -1,7 +1,10 @@
-/** Statements of the search reads: ids → rowids for filters, and stored fetch records by rowid. */
+/**
+ * Statements of the entity reads: ids → rowids for filters, stored fetch records by rowid, and one
+ * entity's document by id (enrichments).
+ */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../open.js';
-import { preparedOnce } from '../statements.js';
+import { preparedOnce, type Statements } from '../statements.js';
 
 /** Records read per statement: one `rowid IN (…)` read instead of a native call per row. */
 export const RECORD_BATCH = 100;
@@ -29,3 +32,11 @@ export const recordStatements: (db: Db) => Record<'prospects' | 'businesses' | '
       )
       .pluck(),
   }));
+
+/** One entity's stored document by id (prospects with their employer's company columns). */
+export const entityStatements: (db: Db) => Statements<'business' | 'prospect'> = preparedOnce((db: Db) => ({
+  business: db.prepare('SELECT doc FROM businesses WHERE business_id = ?'),
+  prospect: db.prepare(
+    'SELECT doc, company_name, company_website, company_linkedin FROM prospects WHERE prospect_id = ?',
+  ),
+}));

@@ -1,18 +1,21 @@
-/** Builds (or reads back) the in-memory indexes ahead of the first query. */
-import { completionIndex } from '../core/autocomplete.js';
-import { compileOutputSchema } from '../core/research/schema.js';
-import { businessStats, prospectStats } from '../core/stats.js';
+/**
+ * Builds (or reads back) the in-memory indexes ahead of the first query. In core, not in indexes/: it
+ * warms what the operations build on first use too (stats tabs, completion indexes, the schema compiler).
+ */
+import { businessIndex } from '../indexes/businesses.js';
+import { businessEventIndex } from '../indexes/events.js';
+import { businessMatchIndex, businessNameIndex } from '../indexes/match/businesses.js';
+import { prospectMatchIndex } from '../indexes/match/prospects.js';
+import { prospectIndex } from '../indexes/prospects.js';
 import type { Context } from '../runtime/context.js';
 import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
-import { businessIndex } from './businesses.js';
-import { businessEventIndex } from './events.js';
-import { businessMatchIndex, businessNameIndex } from './match/businesses.js';
-import { prospectMatchIndex } from './match/prospects.js';
-import { prospectIndex } from './prospects.js';
+import { completionIndex } from './autocomplete.js';
+import { compileOutputSchema } from './research/schema.js';
+import { businessStats, prospectStats } from './stats.js';
 
 /**
  * Builds the business and prospect search indexes of the engine's current data and, on a writable file,
- * saves them in it (see `persist.ts`), so that every later process starts answering at once. Returns
+ * saves them in it (see `indexes/persist.ts`), so that every later process starts answering at once. Returns
  * the milliseconds it took. `prospectdb load` runs it after loading.
  * @example await engine.load('snapshot/'); buildIndexes(engine);
  */

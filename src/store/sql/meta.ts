@@ -1,0 +1,14 @@
+/** Statements of the `meta` table (schema and data versions, snapshot id, secrets). */
+import type { Db } from '../db.js';
+import { preparedOnce, type Statements } from '../statements.js';
+
+/**
+ * Prepared once per connection: the index owner reads `data_version` on every access, and preparing the
+ * statement each time cost more than running it.
+ */
+export const metaStatements: (db: Db) => Statements<'get' | 'set'> = preparedOnce((db: Db) => ({
+  get: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
+  set: db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ),
+}));
