@@ -17,6 +17,8 @@ import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
 import { getMeta, openDatabase, type Db } from './store/open.js';
+import { jobStatements } from './store/sql/jobs.js';
+import { countStatements } from './store/sql/meta.js';
 
 export interface EngineOptions extends SettingsOptions {
   /** SQLite file; `:memory:` (the default) keeps everything in memory. */
@@ -114,8 +116,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
     },
     info() {
       ensureOpen();
-      const count = (table: string) =>
-        (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      const counts = countStatements(db);
       const formatVersion = getMeta(db, 'format_version');
       return {
         path,
@@ -124,7 +125,11 @@ export function openEngine(options: EngineOptions = {}): Engine {
         formatVersion: formatVersion ? Number(formatVersion) : null,
         schemaVersion: Number(getMeta(db, 'schema_version') ?? '0'),
         dataVersion: dataVersion(),
-        counts: { businesses: count('businesses'), prospects: count('prospects'), events: count('events') },
+        counts: {
+          businesses: counts.businesses.get() as number,
+          prospects: counts.prospects.get() as number,
+          events: counts.events.get() as number,
+        },
       };
     },
     cached<T>(name: string, build: (engine: Engine) => T): T {
@@ -165,5 +170,5 @@ export function openEngine(options: EngineOptions = {}): Engine {
 
 /** Jobs left queued or running (e.g. by a crashed process) resume when the engine opens. */
 function hasPendingJobs(db: Db): boolean {
-  return db.prepare(`SELECT 1 FROM jobs WHERE status IN ('queued', 'running') LIMIT 1`).get() !== undefined;
+  return jobStatements(db).pending.get() !== undefined;
 }

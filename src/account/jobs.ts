@@ -25,7 +25,6 @@ export type { JobRow } from '../schemas/jobs.js';
 
 export const TERMINAL: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
 
-
 /** A job by id (any account), or undefined. */
 export const readJob = (engine: Context, jobId: string): JobRow | undefined =>
   jobStatements(engine.db).get.get(jobId) as JobRow | undefined;

@@ -12,6 +12,7 @@
 import { deserialize, serialize } from 'node:v8';
 import { kind, type Context, type Kind } from '../runtime/context.js';
 import { getMeta, type Db } from '../store/open.js';
+import { INDEX_CACHE_DDL, INDEX_CACHE_SQL } from '../store/sql/index-cache.js';
 import { Bitset } from './bitset.js';
 
 /**
@@ -21,14 +22,6 @@ import { Bitset } from './bitset.js';
 export const INDEX_FORMAT = 2;
 
 const PART_BYTES = 64 << 20;
-
-const DDL = `CREATE TABLE IF NOT EXISTS index_cache (
-  name TEXT NOT NULL,
-  part INTEGER NOT NULL,
-  stamp TEXT NOT NULL,
-  data BLOB NOT NULL,
-  PRIMARY KEY (name, part)
-) STRICT`;
 
 /**
  * An index kind whose value is saved in the file: held by the context's index owner like every index
@@ -53,11 +46,9 @@ function stampOf(db: Db): string {
 }
 
 function readSaved(db: Db, name: string, stamp: string): unknown {
-  const exists = db
-    .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_cache'`)
-    .get();
+  const exists = db.prepare(INDEX_CACHE_SQL.exists).get();
   if (!exists) return undefined;
-  const parts = db.prepare('SELECT stamp, data FROM index_cache WHERE name = ? ORDER BY part').all(name) as {
+  const parts = db.prepare(INDEX_CACHE_SQL.parts).all(name) as {
     stamp: string;
     data: Buffer;
   }[];
@@ -72,9 +63,9 @@ function readSaved(db: Db, name: string, stamp: string): unknown {
 function writeSaved(db: Db, name: string, stamp: string, index: unknown): void {
   try {
     const bytes = serialize(tag(index));
-    db.exec(DDL);
-    const remove = db.prepare('DELETE FROM index_cache WHERE name = ?');
-    const insert = db.prepare('INSERT INTO index_cache (name, part, stamp, data) VALUES (?, ?, ?, ?)');
+    db.exec(INDEX_CACHE_DDL);
+    const remove = db.prepare(INDEX_CACHE_SQL.remove);
+    const insert = db.prepare(INDEX_CACHE_SQL.insert);
     // A savepoint when a caller's transaction is open: its rollback then only drops the saved copy.
     db.transaction(() => {
       remove.run(name);

@@ -67,6 +67,7 @@ export type JobStatements = Statements<
   | 'rowCount'
   | 'toNotify'
   | 'markNotified'
+  | 'pending'
   | 'sweep'
 >;
 
@@ -106,6 +107,8 @@ export const jobStatements = preparedOnce((db: Db): JobStatements => ({
     "SELECT * FROM jobs WHERE notified = 0 AND notifications IS NOT NULL AND status IN ('succeeded', 'failed', 'expired')",
   ),
   markNotified: db.prepare('UPDATE jobs SET notified = 1 WHERE job_id = ? AND notified = 0'),
+  /** Jobs left queued or running (a crashed process): the engine resumes them when it opens. */
+  pending: db.prepare("SELECT 1 FROM jobs WHERE status IN ('queued', 'running') LIMIT 1"),
   sweep: db.prepare(
     'DELETE FROM job_rows WHERE job_id IN (SELECT job_id FROM jobs WHERE results_expires_at IS NOT NULL AND results_expires_at < ?)',
   ),

@@ -1,4 +1,4 @@
-/** Statements of the `meta` table (schema and data versions, snapshot id, secrets). */
+/** Statements of the `meta` table (schema and data versions, snapshot id, secrets) and the row counts. */
 import type { Db } from '../db.js';
 import { preparedOnce, type Statements } from '../statements.js';
 
@@ -12,3 +12,12 @@ export const metaStatements: (db: Db) => Statements<'get' | 'set'> = preparedOnc
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   ),
 }));
+
+/** Rows per entity table (`engine.info()`). */
+export const countStatements: (db: Db) => Statements<'businesses' | 'prospects' | 'events'> = preparedOnce(
+  (db: Db) => ({
+    businesses: db.prepare('SELECT count(*) FROM businesses').pluck(),
+    prospects: db.prepare('SELECT count(*) FROM prospects').pluck(),
+    events: db.prepare('SELECT count(*) FROM events').pluck(),
+  }),
+);
