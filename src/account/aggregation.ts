@@ -20,6 +20,7 @@ interface Parsed {
   dateOnly: boolean;
 }
 
+/** Cache (module-level on purpose: engine-independent): one date formatter per time zone. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);

@@ -55,6 +55,8 @@ function newAjv(): Ajv {
   });
   return ajv;
 }
+// Cache (module-level on purpose: engine-independent): one compiler, and compiled schemas by JSON text,
+// bounded by CACHE_LIMIT.
 let ajv = newAjv();
 const cache = new Map<string, ValidateFunction>();
 const CACHE_LIMIT = 200;
