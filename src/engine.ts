@@ -12,7 +12,7 @@ import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeRequest, FacadeResponse } from './facade/types.js';
 import { startDeliveryWorker, type DeliveryWorker } from './http/deliver.js';
 import { ensureJobWorker, jobWorkerOf } from './jobs/worker.js';
-import { createOwner, kind, type Context, type Kind } from './runtime/context.js';
+import { createOwner, kind, randomId, type Context, type Kind } from './runtime/context.js';
 import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
@@ -106,6 +106,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
     indexes,
     services,
     now: () => clock(),
+    newId: options.newId ?? randomId,
     async load(snapshot, loadOptions = {}) {
       ensureOpen();
       try {

@@ -6,7 +6,6 @@
  * const { api_key } = createAccount(engine, { name: 'Acme' }); // trial, 100 credits
  * grantCredits(engine, account_id, 5000);
  */
-import { randomBytes } from 'node:crypto';
 import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import type { Account } from './types.js';
@@ -48,8 +47,6 @@ export interface KeyInfo {
 /** Compared against when no key has the presented prefix (SHA-256 of nothing a key can be). */
 const NO_KEY_HASH = Buffer.alloc(32);
 
-const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
-
 function toAccount(row: AccountRow): Account {
   return {
     account_id: row.account_id,
@@ -73,7 +70,7 @@ export function createAccount(engine: Context, input: CreateAccountInput): Creat
     throw new EngineError('BAD_REQUEST', 'account name is required');
   }
   const s = accountStatements(engine.db);
-  const account_id = id('acc');
+  const account_id = engine.newId('acc', 8);
   const partner_id = input.partner_id ?? account_id.replace(/^acc_/, 'partner_');
   const now = engine.now();
   return engine.db
@@ -97,7 +94,14 @@ export function createAccount(engine: Context, input: CreateAccountInput): Creat
 
 function insertKey(engine: Context, accountId: string, name: string | null): string {
   const key = generateKey();
-  accountStatements(engine.db).insertKey.run(id('key'), accountId, key.prefix, key.hash, name, engine.now());
+  accountStatements(engine.db).insertKey.run(
+    engine.newId('key', 8),
+    accountId,
+    key.prefix,
+    key.hash,
+    name,
+    engine.now(),
+  );
   return key.key;
 }
 

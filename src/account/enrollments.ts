@@ -9,7 +9,6 @@
  * createEnrollment(engine, account, { version: 1, entityType: 'business', enrollmentKey: 'acme',
  *   eventTypes: ['new_office'], ids: ['0f…'] });
  */
-import { randomBytes } from 'node:crypto';
 import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import type { Account } from './types.js';
@@ -69,7 +68,7 @@ export function createEnrollment(engine: Context, account: Account, input: Enrol
   const s = stmts(engine);
   const webhookRowid = input.version === 2 ? getWebhook(engine, account, input.webhookId ?? '').rowid : null;
   const { lastInsertRowid } = s.insert.run({
-    enrollment_id: `en_${randomBytes(8).toString('hex')}`,
+    enrollment_id: engine.newId('en', 8),
     account_id: account.account_id,
     partner_id: account.partner_id,
     api_version: input.version,

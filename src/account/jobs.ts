@@ -88,7 +88,7 @@ export function submitJob(engine: Context, account: Account, input: SubmitInput)
   // After the list checks, before anything is written: a caller's check that may be costlier (research
   // compiles its output schema here, never for an unknown list).
   input.checkParameters?.();
-  const job_id = `job_${randomBytes(12).toString('hex')}`;
+  const job_id = engine.newId('job', 12);
   const s = jobStatements(engine.db);
   s.insert.run({
     job_id,

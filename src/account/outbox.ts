@@ -5,7 +5,6 @@
  * `pending` until it is `delivered`, `failed` (a permanent answer, or retries ran out) or `cancelled`
  * (its webhook was deleted). Pending rows survive restarts: a new worker picks them up.
  */
-import { randomBytes } from 'node:crypto';
 import { kind, type Context } from '../runtime/context.js';
 import { outboxStatements } from '../store/sql/webhooks.js';
 
@@ -53,7 +52,7 @@ export function enqueueDelivery(
   payload: DeliveryPayload,
   now: number,
 ): string {
-  const deliveryId = `msg_${randomBytes(12).toString('hex')}`;
+  const deliveryId = engine.newId('msg', 12);
   stmts(engine).insert.run(
     deliveryId,
     webhookRowid,

@@ -3,7 +3,6 @@
  * row, at most 10,000 rows. Every row is validated first; a file with any bad row is refused with the
  * bad rows listed (422) and nothing is stored. Lists expire after `LIST_TTL_MS`.
  */
-import { randomBytes } from 'node:crypto';
 import type { Context } from '../runtime/context.js';
 import { EngineError, type ValidationIssue } from '../errors.js';
 import { BUSINESS_ID, PROSPECT_ID } from '../schemas/records.js';
@@ -157,7 +156,7 @@ export function createList(engine: Context, accountId: string, input: UploadInpu
   if (!parsed.ok) throw EngineError.validation(parsed.issues);
   const now = engine.now();
   const list: EntityList = {
-    list_id: `lst_${randomBytes(12).toString('hex')}`,
+    list_id: engine.newId('lst', 12),
     account_id: accountId,
     entity_type: input.entity_type,
     name: input.name,

@@ -73,10 +73,6 @@ export interface WebhookInput {
   status?: WebhookStatus | null;
 }
 
-function newWebhookId(): string {
-  return `wh_${randomBytes(12).toString('hex')}`;
-}
-
 /** Creates a v2 webhook (409 beyond `MAX_WEBHOOKS`); the row carries the generated secret. */
 export function createWebhook(engine: Context, account: Account, input: WebhookInput): WebhookRow {
   const s = stmts(engine);
@@ -85,7 +81,7 @@ export function createWebhook(engine: Context, account: Account, input: WebhookI
   }
   const status = input.status ?? 'active';
   const { lastInsertRowid } = s.insert.run({
-    webhook_id: newWebhookId(),
+    webhook_id: engine.newId('wh', 12),
     account_id: account.account_id,
     partner_id: account.partner_id,
     api_version: 2,

@@ -5,6 +5,7 @@
  * and the facade take a `Context`; only the composition root (`src/engine.ts`) builds one, and an
  * `Engine` is a `Context` with the lifecycle and the shortcuts on top.
  */
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/open.js';
 import type { Settings } from './settings.js';
 
@@ -15,6 +16,11 @@ export interface Context {
   readonly settings: Settings;
   /** The engine's clock, in milliseconds since the epoch (injected so tests and replays are exact). */
   now(): number;
+  /**
+   * The id of a new row: `prefix_` and `bytes` random bytes in hex by default (`acc_…`, `job_…`,
+   * `msg_…`); the engine option `newId` replaces the source (tests, replays). Never used for secrets.
+   */
+  newId(prefix: string, bytes: number): string;
   /**
    * The in-memory indexes of the current data version, built on first use; a load or an ingest (a new
    * data version) drops them all together.
@@ -74,3 +80,7 @@ export function createOwner(ctx: () => Context, version?: () => number): Owner {
     },
   };
 }
+
+/** The default id source: `prefix_` and `bytes` random bytes in hex. */
+export const randomId = (prefix: string, bytes: number): string =>
+  `${prefix}_${randomBytes(bytes).toString('hex')}`;

@@ -65,6 +65,8 @@ export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [
 /** The options the settings are resolved from (`EngineOptions` adds the file path and the clock). */
 export interface SettingsOptions extends FacadeOptions {
   readonly?: boolean;
+  /** Id source of new rows (`(prefix, bytes) => id`); default `prefix_` + random hex. Tests inject a counter. */
+  newId?: (prefix: string, bytes: number) => string;
   /**
    * Async jobs: the in-process worker (`worker: false` to never start it), batch size, SMTP notices,
    * and `baseUrl` to make result download URLs absolute.
