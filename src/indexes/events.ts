@@ -4,6 +4,7 @@
  */
 import { kind, type Context } from '../runtime/context.js';
 import { Bitset } from './bitset.js';
+import { SCAN_SQL } from '../store/sql/scans.js';
 
 export interface EventTypeList {
   /** Event times (ms since the epoch), descending. */
@@ -20,13 +21,7 @@ export function businessEventIndex(engine: Context): BusinessEventIndex {
 }
 
 const BUSINESS_EVENTS = kind('search.businessEvents', (e): BusinessEventIndex => {
-  const rows = e.db
-    .prepare(
-      `SELECT e.event_name AS name, e.event_time AS time, b.rowid AS row FROM events e
-         JOIN businesses b ON b.business_id = e.entity_id
-         WHERE e.entity_type = 'business' ORDER BY e.event_time DESC, b.rowid`,
-    )
-    .all() as { name: string; time: number; row: number }[];
+  const rows = e.db.prepare(SCAN_SQL.businessEvents).all() as { name: string; time: number; row: number }[];
   const lists = new Map<string, { times: number[]; rows: number[] }>();
   for (const r of rows) {
     let l = lists.get(r.name);
