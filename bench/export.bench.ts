@@ -30,7 +30,7 @@ import { exportColumns } from '../src/export/columns.js';
 import { writeExport, type ExportFormat } from '../src/export/write.js';
 import { generateSnapshot } from '../src/generate/index.js';
 import { prospectIndex } from '../src/indexes/prospects.js';
-import { buildIndexes } from '../src/indexes/warm.js';
+import { buildIndexes } from '../src/core/warm.js';
 import { SCHEMA_VERSION } from '../src/store/schema.js';
 import { wireCodec } from '../src/store/wire.js';
 

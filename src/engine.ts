@@ -1,38 +1,30 @@
 /**
- * The engine: an open SQLite store plus the in-memory indexes built over it. Operations are functions
- * that take the engine first (`fetchPage(engine, …)`); the methods here are the lifecycle and shortcuts.
+ * The engine, and the composition root: the one module that wires the layers together (store, context,
+ * facade, workers). Operations are functions that take the narrow `Context` first (`fetchPage(ctx, …)`,
+ * `src/runtime/context.ts`); an `Engine` is a `Context` with the lifecycle and the shortcuts on top, so
+ * library users pass an engine wherever a context is asked for. Only `index.ts`, `cli/`, the adapters
+ * (`http/server.ts`, `mcp/`) and tests import this module.
  */
 import { accountsApi, type AccountsApi } from './account/accounts.js';
 import { ingestEvents, type IngestOptions, type IngestReport } from './core/events.js';
-import type { ResearchProvider } from './core/research/provider.js';
 import { EngineError } from './errors.js';
 import { handle, type HandleOptions } from './facade/handle.js';
-import type { FacadeOptions, FacadeRequest, FacadeResponse } from './facade/types.js';
-import { ensureJobWorker, jobWorkerOf, type JobWorkerOptions } from './jobs/index.js';
+import type { FacadeRequest, FacadeResponse } from './facade/types.js';
+import { ensureJobWorker, jobWorkerOf } from './jobs/index.js';
+import { createOwner, kind, randomId, type Context, type Kind } from './runtime/context.js';
+import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
 import { getMeta, openDatabase, type Db } from './store/open.js';
-import { startDeliveryWorker, type DeliveryWorker, type WebhookSettings } from './webhooks/index.js';
+import { jobStatements } from './store/sql/jobs.js';
+import { countStatements } from './store/sql/meta.js';
+import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
 
-export interface EngineOptions extends FacadeOptions {
+export interface EngineOptions extends SettingsOptions {
   /** SQLite file; `:memory:` (the default) keeps everything in memory. */
   path?: string;
-  readonly?: boolean;
   /** Milliseconds since the epoch; injected so tests and replays are exact. Default `Date.now`. */
   clock?: () => number;
-  /**
-   * Async jobs: the in-process worker (`worker: false` to never start it), batch size, SMTP notices,
-   * and `baseUrl` to make result download URLs absolute.
-   */
-  jobs?: JobWorkerOptions & { worker?: boolean; baseUrl?: string };
-  /** Research provider; the default answers offline from the loaded records. */
-  research?: { provider?: ResearchProvider };
-  /**
-   * Webhook delivery: `allowPrivateTargets` (http and private addresses, for tests and local use),
-   * `retrySchedule` (ms between attempts, about a day by default), and `worker: false` to not run the
-   * delivery worker in this process.
-   */
-  webhooks?: Partial<WebhookSettings> & { worker?: boolean };
 }
 
 export interface EngineCounts {
@@ -51,22 +43,17 @@ export interface EngineInfo {
   counts: EngineCounts;
 }
 
-export interface Engine {
-  readonly db: Db;
-  readonly path: string;
+export interface Engine extends Context {
+  /** The options as given (operations read `settings`, resolved from them once). */
   readonly options: Readonly<EngineOptions>;
-  /** The engine's clock, in milliseconds since the epoch. */
-  now(): number;
   /** Loads a snapshot folder (or explicit stream files); replaces the streams it holds. */
   load(snapshot: SnapshotSource, options?: LoadOptions): Promise<LoadReport>;
   info(): EngineInfo;
   /**
-   * A value built once per data version (after a load or an ingest the builder runs again). This is
-   * where in-memory indexes keyed by rowid live.
+   * A value of your own built once per data version (after a load or an ingest the builder runs again),
+   * held by the same owner as the engine's indexes (`indexes`, typed by their `Kind`).
    */
   cached<T>(name: string, build: (engine: Engine) => T): T;
-  /** Call after writing entity data outside `load` so cached indexes are rebuilt. */
-  invalidate(): void;
   /**
    * The HTTP-compatible facade without a socket: `/v1/...`, `/v2/...` and the operational routes.
    * @example await engine.handle({ method: 'POST', path: '/v2/businesses/match', headers: { api_key }, body })
@@ -81,7 +68,6 @@ export interface Engine {
   ingestEvents(records: unknown[], options?: IngestOptions): IngestReport;
   /** Stops background workers and closes the database. */
   close(): void;
-  readonly closed: boolean;
 }
 
 /**
@@ -92,8 +78,9 @@ export function openEngine(options: EngineOptions = {}): Engine {
   const path = options.path ?? ':memory:';
   const db = openDatabase(path, { readonly: options.readonly });
   const clock = options.clock ?? Date.now;
-  const cache = new Map<string, unknown>();
-  let cacheVersion = -1;
+  const settings = resolveSettings(options);
+  // `cached(name)` values: one kind per name, held by the index owner like the engine's own indexes.
+  const named = new Map<string, Kind<unknown>>();
   let closed = false;
   let deliveries: DeliveryWorker | undefined;
 
@@ -102,11 +89,24 @@ export function openEngine(options: EngineOptions = {}): Engine {
     if (closed) throw new EngineError('ENGINE_CLOSED');
   };
 
+  const indexes = createOwner(
+    () => engine,
+    () => {
+      ensureOpen();
+      return dataVersion();
+    },
+  );
+  const services = createOwner(() => engine);
+
   const engine: Engine = {
     db,
     path,
     options,
+    settings,
+    indexes,
+    services,
     now: () => clock(),
+    newId: options.newId ?? randomId,
     async load(snapshot, loadOptions = {}) {
       ensureOpen();
       try {
@@ -117,8 +117,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
     },
     info() {
       ensureOpen();
-      const count = (table: string) =>
-        (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      const counts = countStatements(db);
       const formatVersion = getMeta(db, 'format_version');
       return {
         path,
@@ -127,22 +126,20 @@ export function openEngine(options: EngineOptions = {}): Engine {
         formatVersion: formatVersion ? Number(formatVersion) : null,
         schemaVersion: Number(getMeta(db, 'schema_version') ?? '0'),
         dataVersion: dataVersion(),
-        counts: { businesses: count('businesses'), prospects: count('prospects'), events: count('events') },
+        counts: {
+          businesses: counts.businesses.get() as number,
+          prospects: counts.prospects.get() as number,
+          events: counts.events.get() as number,
+        },
       };
     },
     cached<T>(name: string, build: (engine: Engine) => T): T {
-      ensureOpen();
-      const version = dataVersion();
-      if (version !== cacheVersion) {
-        cache.clear();
-        cacheVersion = version;
-      }
-      if (!cache.has(name)) cache.set(name, build(engine));
-      return cache.get(name) as T;
+      let k = named.get(name);
+      if (!k) named.set(name, (k = kind(name, () => build(engine))));
+      return indexes.get(k as Kind<T>);
     },
     invalidate() {
-      cache.clear();
-      cacheVersion = -1;
+      indexes.clear();
     },
     handle: (request, handleOptions) => handle(engine, request, handleOptions),
     get accounts() {
@@ -159,20 +156,20 @@ export function openEngine(options: EngineOptions = {}): Engine {
       void jobWorkerOf(engine)?.stop();
       void deliveries?.stop();
       closed = true;
-      cache.clear();
+      indexes.clear();
       db.close();
     },
     get closed() {
       return closed;
     },
   };
-  if (!options.readonly && hasPendingJobs(db)) ensureJobWorker(engine);
+  if (!settings.readonly && hasPendingJobs(db)) ensureJobWorker(engine);
   // Deliveries left pending by a previous process resume here; new ones wake the worker on ingest.
-  if (!options.readonly && options.webhooks?.worker !== false) deliveries = startDeliveryWorker(engine);
+  if (!settings.readonly && settings.webhooks.worker) deliveries = startDeliveryWorker(engine);
   return engine;
 }
 
 /** Jobs left queued or running (e.g. by a crashed process) resume when the engine opens. */
 function hasPendingJobs(db: Db): boolean {
-  return db.prepare(`SELECT 1 FROM jobs WHERE status IN ('queued', 'running') LIMIT 1`).get() !== undefined;
+  return jobStatements(db).pending.get() !== undefined;
 }

@@ -134,7 +134,7 @@ export {
    * @example const took = await warmEngine(engine); console.log(took['match.businesses']);
    */
   warmEngine,
-} from './indexes/warm.js';
+} from './core/warm.js';
 export {
   /**
    * Every business matching a fetch request without paging, as an async iterator (`total` known up front).

@@ -3,7 +3,7 @@
  * start on their own and stop with close().
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine.js';
+import { openEngine, type Engine } from '../src/engine.js';
 import { jobWorkerOf } from '../src/jobs/worker.js';
 import { demoEngine } from './support/demo.js';
 
@@ -28,6 +28,18 @@ function multipart(fields: Record<string, string>, csv: string) {
 }
 
 describe('engine', () => {
+  it('names new rows from the injected id source, and from random hex by default', () => {
+    let n = 0;
+    engine = openEngine({ newId: (prefix, bytes) => `${prefix}_${String(++n).padStart(bytes * 2, '0')}` });
+    const { account_id } = engine.accounts.create({ name: 'replay' });
+    expect(account_id).toBe('acc_0000000000000001');
+    expect(engine.accounts.listKeys(account_id).map((k) => k.key_id)).toEqual(['key_0000000000000002']);
+    engine.close();
+    engine = openEngine();
+    const other = engine.accounts.create({ name: 'random' }).account_id;
+    expect(other).toMatch(/^acc_[0-9a-f]{16}$/);
+  });
+
   it('creates a trial account whose key works on handle() and is charged per fetched record', async () => {
     engine = await demoEngine({ rateLimit: false });
     const { api_key, account_id } = engine.accounts.create({ name: 'notebook' });

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scoredName, sharesNearToken } from '../src/core/match/company-score.js';
 import { fuzzyHits, NAME_THRESHOLD, scanHits, withKnown } from '../src/core/match/company-search.js';
-import { nearTokens, osaDistance } from '../src/core/match/similarity.js';
+import { nearTokens, osaDistance } from '../src/normalise/similarity.js';
 import { buildTokenIndex, candidates, nearVocabulary } from '../src/indexes/match/token-index.js';
 
 /** Tokens over a tiny alphabet, so near neighbours (one edit apart) are common. */

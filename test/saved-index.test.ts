@@ -40,8 +40,8 @@ describe('saved indexes', () => {
     const notBuilt = (): never => {
       throw new Error('rebuilt instead of read back');
     };
-    const b = savedIndex<BusinessIndex>(reader, 'search.businessIndex', notBuilt);
-    const p = savedIndex<ProspectIndex>(reader, 'search.prospectIndex', notBuilt);
+    const b = reader.indexes.get(savedIndex<BusinessIndex>('search.businessIndex', notBuilt));
+    const p = reader.indexes.get(savedIndex<ProspectIndex>('search.prospectIndex', notBuilt));
     expect(b).toEqual(built.b);
     expect(p).toEqual(built.p);
     expect(p.all).toBeInstanceOf(Bitset);
@@ -78,7 +78,7 @@ describe('saved indexes', () => {
     const notBuilt = (): never => {
       throw new Error('rebuilt instead of read back');
     };
-    expect(savedIndex<ProspectIndex>(reader, 'search.prospectIndex', notBuilt).size).toBe(10_001);
+    expect(reader.indexes.get(savedIndex<ProspectIndex>('search.prospectIndex', notBuilt)).size).toBe(10_001);
   });
 
   it('are rebuilt, not reused, after a new load', async () => {
@@ -87,10 +87,12 @@ describe('saved indexes', () => {
     const before = prospectIndex(writer);
     await writer.load(DEMO_DIR, { strict: true });
     let rebuilt = 0;
-    savedIndex(writer, 'search.prospectIndex', () => {
-      rebuilt++;
-      return before;
-    });
+    writer.indexes.get(
+      savedIndex('search.prospectIndex', () => {
+        rebuilt++;
+        return before;
+      }),
+    );
     expect(rebuilt).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-/** Lent scratch bitsets: reuse across requests never leaks one request's rows into another. */
+/** Lent scratch bitsets (the engine's pool): reuse across requests never leaks one request's rows into another. */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchProspects } from '../src/core/fetch.js';
@@ -11,16 +11,16 @@ import { demoEngine } from './support/demo.js';
 
 describe('scratch bitsets', () => {
   it('lend cleared bitsets and exact copies, whatever was given back before', () => {
-    const a = borrow(1000);
+    const a = borrow(engine, 1000);
     for (let i = 0; i < 1000; i += 3) a.add(i);
-    release(a);
-    const b = borrow(1000);
+    release(engine, a);
+    const b = borrow(engine, 1000);
     expect(cardinality(b)).toBe(0);
     const source = new Bitset(1000);
     source.add(7);
     source.add(999);
-    release(b);
-    const c = borrowCopy(source);
+    release(engine, b);
+    const c = borrowCopy(engine, source);
     expect(c.words).toEqual(source.words);
     expect(c.words).not.toBe(source.words);
   });
@@ -28,8 +28,8 @@ describe('scratch bitsets', () => {
   it('never take back a bitset they did not lend', () => {
     const own = new Bitset(64);
     own.add(5);
-    release(own);
-    const lent = borrow(64);
+    release(engine, own);
+    const lent = borrow(engine, 64);
     expect(lent.words).not.toBe(own.words);
     expect(own.has(5)).toBe(true);
   });

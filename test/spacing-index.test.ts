@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { osaDistance } from '../src/core/match/similarity.js';
+import { osaDistance } from '../src/normalise/similarity.js';
 import { buildSpacingIndex, joinedEnds, spacingCandidates } from '../src/indexes/match/spacing-index.js';
 
 const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), minLength: 1, maxLength: 6 });

@@ -6,10 +6,9 @@
  * const { api_key } = createAccount(engine, { name: 'Acme' }); // trial, 100 credits
  * grantCredits(engine, account_id, 5000);
  */
-import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
-import type { Account } from '../facade/types.js';
+import type { Account } from './types.js';
 import { generateKey, keyMatches, keyPrefix } from './keys.js';
 import { accountStatements, appendLedger, ledgerBalance, type AccountRow, type KeyRow } from './ledger.js';
 
@@ -48,8 +47,6 @@ export interface KeyInfo {
 /** Compared against when no key has the presented prefix (SHA-256 of nothing a key can be). */
 const NO_KEY_HASH = Buffer.alloc(32);
 
-const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
-
 function toAccount(row: AccountRow): Account {
   return {
     account_id: row.account_id,
@@ -66,14 +63,14 @@ function checkCredits(n: number): void {
 }
 
 /** Creates an account with its first API key and opening balance (trial, 100 credits by default). */
-export function createAccount(engine: Engine, input: CreateAccountInput): CreatedAccount {
+export function createAccount(engine: Context, input: CreateAccountInput): CreatedAccount {
   const credits = input.credits ?? TRIAL_CREDITS;
   checkCredits(credits);
   if (typeof input.name !== 'string' || input.name.trim() === '') {
     throw new EngineError('BAD_REQUEST', 'account name is required');
   }
   const s = accountStatements(engine.db);
-  const account_id = id('acc');
+  const account_id = engine.newId('acc', 8);
   const partner_id = input.partner_id ?? account_id.replace(/^acc_/, 'partner_');
   const now = engine.now();
   return engine.db
@@ -95,20 +92,27 @@ export function createAccount(engine: Engine, input: CreateAccountInput): Create
     .immediate();
 }
 
-function insertKey(engine: Engine, accountId: string, name: string | null): string {
+function insertKey(engine: Context, accountId: string, name: string | null): string {
   const key = generateKey();
-  accountStatements(engine.db).insertKey.run(id('key'), accountId, key.prefix, key.hash, name, engine.now());
+  accountStatements(engine.db).insertKey.run(
+    engine.newId('key', 8),
+    accountId,
+    key.prefix,
+    key.hash,
+    name,
+    engine.now(),
+  );
   return key.key;
 }
 
-function requireAccount(engine: Engine, accountId: string): AccountRow {
+function requireAccount(engine: Context, accountId: string): AccountRow {
   const row = accountStatements(engine.db).accountById.get(accountId) as AccountRow | undefined;
   if (!row) throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
   return row;
 }
 
 /** Issues another key for an account; the returned key is shown once. */
-export function issueKey(engine: Engine, accountId: string, name?: string): string {
+export function issueKey(engine: Context, accountId: string, name?: string): string {
   return engine.db
     .transaction(() => {
       requireAccount(engine, accountId);
@@ -118,7 +122,7 @@ export function issueKey(engine: Engine, accountId: string, name?: string): stri
 }
 
 /** Revokes a key by id or visible prefix; later requests with it answer 401. Returns false if unknown. */
-export function revokeKey(engine: Engine, keyIdOrPrefix: string): boolean {
+export function revokeKey(engine: Context, keyIdOrPrefix: string): boolean {
   const s = accountStatements(engine.db);
   return engine.db
     .transaction(() => {
@@ -131,7 +135,7 @@ export function revokeKey(engine: Engine, keyIdOrPrefix: string): boolean {
 }
 
 /** Adds `n` credits (a ledger grant) and returns the new balance. */
-export function grantCredits(engine: Engine, accountId: string, n: number): number {
+export function grantCredits(engine: Context, accountId: string, n: number): number {
   checkCredits(n);
   return engine.db
     .transaction(() => {
@@ -142,7 +146,7 @@ export function grantCredits(engine: Engine, accountId: string, n: number): numb
 }
 
 /** Marks an account trial or paid. */
-export function setAccountType(engine: Engine, accountId: string, type: 'trial' | 'paid'): void {
+export function setAccountType(engine: Context, accountId: string, type: 'trial' | 'paid'): void {
   engine.db
     .transaction(() => {
       requireAccount(engine, accountId);
@@ -152,7 +156,7 @@ export function setAccountType(engine: Engine, accountId: string, type: 'trial' 
 }
 
 /** Keys of one account (or of all), without secrets. */
-export function listKeys(engine: Engine, accountId?: string): KeyInfo[] {
+export function listKeys(engine: Context, accountId?: string): KeyInfo[] {
   const s = accountStatements(engine.db);
   const rows = (accountId ? s.keysOfAccount.all(accountId) : s.allKeys.all()) as KeyRow[];
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -167,26 +171,26 @@ export function listKeys(engine: Engine, accountId?: string): KeyInfo[] {
 }
 
 /** Current balance of an account. */
-export function balance(engine: Engine, accountId: string): number {
+export function balance(engine: Context, accountId: string): number {
   return ledgerBalance(engine.db, accountId);
 }
 
 /** Credits granted to an account over its lifetime. */
-export function allocatedCredits(engine: Engine, accountId: string): number {
+export function allocatedCredits(engine: Context, accountId: string): number {
   return accountStatements(engine.db).allocated.get(accountId) as number;
 }
 
-export function getAccount(engine: Engine, accountId: string): Account | null {
+export function getAccount(engine: Context, accountId: string): Account | null {
   const row = accountStatements(engine.db).accountById.get(accountId) as AccountRow | undefined;
   return row ? toAccount(row) : null;
 }
 
-export function getAccountByPartner(engine: Engine, partnerId: string): Account | null {
+export function getAccountByPartner(engine: Context, partnerId: string): Account | null {
   const row = accountStatements(engine.db).accountByPartner.get(partnerId) as AccountRow | undefined;
   return row ? toAccount(row) : null;
 }
 
-export function listAccounts(engine: Engine): Account[] {
+export function listAccounts(engine: Context): Account[] {
   return (accountStatements(engine.db).allAccounts.all() as AccountRow[]).map(toAccount);
 }
 
@@ -195,7 +199,7 @@ export type Authentication =
   | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
 
 /** Resolves a presented API key to its account (constant-time hash comparison). */
-export function authenticate(engine: Engine, key: string | undefined): Authentication {
+export function authenticate(engine: Context, key: string | undefined): Authentication {
   if (key === undefined || key === '') return { ok: false, reason: 'missing' };
   const prefix = keyPrefix(key.trim());
   if (!prefix) return { ok: false, reason: 'malformed' };
@@ -211,7 +215,7 @@ export function authenticate(engine: Engine, key: string | undefined): Authentic
 }
 
 /** Library surface: `engine.accounts`. */
-export function accountsApi(engine: Engine) {
+export function accountsApi(engine: Context) {
   return {
     create: (input: CreateAccountInput) => createAccount(engine, input),
     issueKey: (accountId: string, name?: string) => issueKey(engine, accountId, name),

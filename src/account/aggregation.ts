@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { anyCase, FreeObject, LIMITS } from '../schemas/bounds.js';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { accountStatements } from './ledger.js';
 
 const HOUR = 3_600_000;
@@ -20,6 +20,7 @@ interface Parsed {
   dateOnly: boolean;
 }
 
+/** Cache (module-level on purpose: engine-independent): one date formatter per time zone. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
@@ -287,7 +288,7 @@ interface ChargeRow {
 }
 
 /** The aggregation response body (without `response_context`). */
-export function aggregateCredits(engine: Engine, accountId: string, req: CreditAggregationRequest) {
+export function aggregateCredits(engine: Context, accountId: string, req: CreditAggregationRequest) {
   const tz = req.timezone;
   const from = parseDate(req.from_date, tz)!;
   const toParsed = parseDate(req.to_date, tz)!;

@@ -3,9 +3,9 @@
  * debited all at once, inside the transaction of the operation. A balance that does not cover the
  * whole sum debits nothing and fails the request (403, insufficient credits).
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
-import type { Account } from '../facade/types.js';
+import type { Account } from './types.js';
 import { appendLedger, ledgerBalance } from './ledger.js';
 import { costOf, menuFor } from './menu.js';
 
@@ -33,7 +33,7 @@ export interface ChargeOutcome {
  * `ctx.transaction`); throws `INSUFFICIENT_CREDITS` and writes nothing when the balance is short.
  */
 export function applyCharges(
-  engine: Engine,
+  engine: Context,
   scope: ChargeScope,
   charges: readonly PendingCharge[],
 ): ChargeOutcome {

@@ -3,7 +3,7 @@
  * (`creditMenu`) overrides them for every partner, rows of `credit_menu` override them per partner.
  * Served by `GET /v1/credits/menu/{partner_id}`.
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import { accountStatements } from './ledger.js';
 
@@ -23,8 +23,8 @@ export const DEFAULT_MENU: Readonly<Record<string, number>> = Object.freeze({
 export type ChargingMenu = Record<string, number>;
 
 /** The menu that applies to a partner (defaults ← engine option ← per-partner rows). */
-export function menuFor(engine: Engine, partnerId: string): ChargingMenu {
-  const configured = (engine.options as { creditMenu?: Record<string, number> }).creditMenu ?? {};
+export function menuFor(engine: Context, partnerId: string): ChargingMenu {
+  const configured = engine.settings.creditMenu;
   const menu: ChargingMenu = { ...DEFAULT_MENU, ...configured };
   for (const row of accountStatements(engine.db).menuRows.all(partnerId) as {
     operation: string;
@@ -36,7 +36,12 @@ export function menuFor(engine: Engine, partnerId: string): ChargingMenu {
 }
 
 /** Sets one partner's cost of an operation (`null` restores the default). */
-export function setMenuCost(engine: Engine, partnerId: string, operation: string, cost: number | null): void {
+export function setMenuCost(
+  engine: Context,
+  partnerId: string,
+  operation: string,
+  cost: number | null,
+): void {
   const s = accountStatements(engine.db);
   if (cost === null) {
     s.deleteMenuRow.run(partnerId, operation);

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../engine.js';
 import { generateSnapshot } from '../generate/index.js';
-import { buildIndexes } from '../indexes/warm.js';
+import { buildIndexes } from '../core/warm.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 
 /** `$XDG_CACHE_HOME/prospectdb`, else `~/.cache/prospectdb`. */

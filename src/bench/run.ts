@@ -12,7 +12,7 @@ import {
   type ProspectRowInput,
 } from '../core/match/index.js';
 import { openEngine, type Engine } from '../engine.js';
-import { buildIndexes } from '../indexes/warm.js';
+import { buildIndexes } from '../core/warm.js';
 import { companyMatchKey } from '../normalise/company.js';
 import { generatedDatabase, secs } from './data.js';
 import { benchRows, exactMaps, plainDomain, type ExactMaps, type Labelled } from './match-rows.js';

@@ -19,7 +19,7 @@
  * finds the names carrying that form, beside the literal matches, ranked by weight; then the names
  * without the query's form (another form, or none) fill what is left.
  */
-import type { Engine } from '../engine.js';
+import { kind, type Context, type Kind } from '../runtime/context.js';
 import { businessIndex } from '../indexes/businesses.js';
 import {
   CompletionIndex,
@@ -35,6 +35,7 @@ import { relatedTitles } from '../indexes/related-titles.js';
 import { companyMatchName, splitLegalForms } from '../normalise/company.js';
 import { foldText } from '../normalise/index.js';
 import {
+  AUTOCOMPLETE_FIELDS,
   COMPANY_AGES,
   COMPANY_REVENUES,
   COMPANY_SIZES,
@@ -90,7 +91,7 @@ function enumCandidates(
   }));
 }
 
-function candidates(engine: Engine, field: AutocompleteField): CompletionCandidate[] {
+function candidates(engine: Context, field: AutocompleteField): CompletionCandidate[] {
   const b = businessIndex(engine);
   const needsProspects = [
     'country',
@@ -195,12 +196,19 @@ function candidates(engine: Engine, field: AutocompleteField): CompletionCandida
 }
 
 /** The completion index of one field (built on first use per data version). */
-export function completionIndex(engine: Engine, field: AutocompleteField): CompletionIndex {
-  return engine.cached(
-    `search.autocomplete.${field}`,
-    (e) => new CompletionIndex(candidates(e, field), AUTOCOMPLETE_LIMIT),
-  );
+export function completionIndex(engine: Context, field: AutocompleteField): CompletionIndex {
+  return engine.indexes.get(COMPLETION_INDEXES[field]);
 }
+
+const COMPLETION_INDEXES = Object.fromEntries(
+  AUTOCOMPLETE_FIELDS.map((field) => [
+    field,
+    kind(
+      `search.autocomplete.${field}`,
+      (e) => new CompletionIndex(candidates(e, field), AUTOCOMPLETE_LIMIT),
+    ),
+  ]),
+) as Record<AutocompleteField, Kind<CompletionIndex>>;
 
 /**
  * Readings of a `company_name` query, in tiers: the literal words and the words with their legal forms
@@ -220,7 +228,7 @@ export function companyNameReadings(query: string): string[][][] | undefined {
  * @example autocomplete(engine, { field: 'country', query: 'unit', semantic_search: false })
  * // [{ query: 'unit', label: 'United States', value: 'us' }, { query: 'unit', label: 'United Kingdom', value: 'gb' }, …]
  */
-export function autocomplete(engine: Engine, query: AutocompleteQuery): AutocompleteItem[] {
+export function autocomplete(engine: Context, query: AutocompleteQuery): AutocompleteItem[] {
   const index = completionIndex(engine, query.field);
   // The facade refuses longer queries; a library caller's is cut, so the work stays bounded.
   const q = query.query.length > MAX_QUERY_CHARS ? query.query.slice(0, MAX_QUERY_CHARS) : query.query;

@@ -8,7 +8,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Packr } from 'msgpackr';
-import type { Engine } from '../engine.js';
+import { kind, type Context } from '../runtime/context.js';
 import { getMeta, setMeta } from '../store/open.js';
 
 export const CURSOR_VERSION = 1;
@@ -57,32 +57,31 @@ export function cursorScope(
   return { entity, filterHash };
 }
 
-function secret(engine: Engine): Buffer {
-  return engine.cached('search.cursorSecret', (e) => {
-    let hex = getMeta(e.db, 'cursor_secret');
-    if (!hex) {
-      hex = randomBytes(32).toString('hex');
-      // A read-only database cannot keep it: the secret then lives as long as the engine.
-      if (!e.options.readonly) setMeta(e.db, 'cursor_secret', hex);
-    }
-    return Buffer.from(hex, 'hex');
-  });
-}
+// Read once per data version, beside the indexes.
+const SECRET = kind('search.cursorSecret', (e) => {
+  let hex = getMeta(e.db, 'cursor_secret');
+  if (!hex) {
+    hex = randomBytes(32).toString('hex');
+    // A read-only database cannot keep it: the secret then lives as long as the engine.
+    if (!e.settings.readonly) setMeta(e.db, 'cursor_secret', hex);
+  }
+  return Buffer.from(hex, 'hex');
+});
+const SNAPSHOT_ID = kind('search.snapshotId', (e) => getMeta(e.db, 'snapshot_id') ?? '');
 
-function snapshotId(engine: Engine): string {
-  return engine.cached('search.snapshotId', (e) => getMeta(e.db, 'snapshot_id') ?? '');
-}
+const secret = (engine: Context): Buffer => engine.indexes.get(SECRET);
+const snapshotId = (engine: Context): string => engine.indexes.get(SNAPSHOT_ID);
 
-function mac(engine: Engine, payload: Buffer): Buffer {
+function mac(engine: Context, payload: Buffer): Buffer {
   return createHmac('sha256', secret(engine)).update(payload).digest().subarray(0, MAC_BYTES);
 }
 
-export function encodeCursor(engine: Engine, scope: CursorScope, after: number): string {
+export function encodeCursor(engine: Context, scope: CursorScope, after: number): string {
   const payload = codec.pack([CURSOR_VERSION, scope.entity, snapshotId(engine), scope.filterHash, after]);
   return Buffer.concat([payload, mac(engine, payload)]).toString('base64url');
 }
 
-export function decodeCursor(engine: Engine, token: string, scope: CursorScope): DecodedCursor {
+export function decodeCursor(engine: Context, token: string, scope: CursorScope): DecodedCursor {
   // Length first: a hostile token is refused before anything reads it.
   if (token.length > MAX_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(token)) {
     return { ok: false, reason: 'malformed cursor' };

@@ -8,7 +8,7 @@
  * const report = ingestEvents(engine, [{ event_id: 'e1', event_name: 'new_office', business_id, event_time, data }]);
  * const events = fetchEvents(engine, { version: 1, entityType: 'business', ids: [business_id], eventTypes: ['new_office'] });
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { PROSPECT_EVENT_TYPES, type EntityType } from '../schemas/enums.js';
 import {
   eventDataFor,
@@ -19,22 +19,12 @@ import {
 } from '../schemas/events.js';
 import { EventRecord } from '../schemas/records.js';
 import { docCodec } from '../store/codec.js';
-import { getMeta, setMeta, type Db } from '../store/open.js';
-import { preparedOnce } from '../store/statements.js';
+import { getMeta, setMeta } from '../store/open.js';
+import { eventStatements } from '../store/sql/events.js';
 import { enqueueDelivery, matchEnrollments, wakeDelivery } from '../webhooks/index.js';
 
-function prepare(db: Db) {
-  return {
-    insert:
-      db.prepare(`INSERT OR IGNORE INTO events (event_id, event_name, entity_type, entity_id, event_time,
-      ingested_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-    // One statement per id keeps the plan on the (entity_id, event_time) index.
-    byEntity: db.prepare(`SELECT event_id, event_name, entity_type, entity_id, event_time, doc FROM events
-      WHERE entity_id = ? AND entity_type = ? AND event_time >= ? AND event_time <= ?`),
-  };
-}
-const statementsOf = preparedOnce(prepare);
-const stmts = (engine: Engine) => statementsOf(engine.db);
+const statementsOf = eventStatements;
+const stmts = (engine: Context) => statementsOf(engine.db);
 
 // ---------------------------------------------------------------------------------------------------
 // Fetch
@@ -86,7 +76,7 @@ export function formatEventTime(ms: number): string {
  * Events of the given entities and types inside the window, newest first (ties by event id). Only the
  * last three months before `engine.now()` are served; an earlier `from` is clamped, never an error.
  */
-export function fetchEvents(engine: Engine, input: FetchEventsInput): OutputEvent[] {
+export function fetchEvents(engine: Context, input: FetchEventsInput): OutputEvent[] {
   const now = engine.now();
   const from = Math.max(windowStart(now), input.from ? parseTimestamp(input.from, false) : -Infinity);
   const to = Math.min(now, input.to ? parseTimestamp(input.to, true) : Infinity);
@@ -200,7 +190,7 @@ export function validateEvent(
  * webhook. Events already stored (same `event_id`) are skipped and never delivered twice.
  */
 export function ingestEvents(
-  engine: Engine,
+  engine: Context,
   records: Iterable<unknown>,
   options: IngestOptions = {},
 ): IngestReport {

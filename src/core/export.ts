@@ -11,7 +11,7 @@
  * step holds 1,000 records.
  */
 import type { ZodType } from 'zod';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import { cardinality, take, type Bitset } from '../indexes/bitset.js';
 import { release } from '../indexes/scratch.js';
@@ -47,22 +47,22 @@ function parse<T>(schema: ZodType<T>, request: unknown): T {
   );
 }
 
-const dataVersion = (engine: Engine) => getMeta(engine.db, 'data_version') ?? '0';
+const dataVersion = (engine: Context) => getMeta(engine.db, 'data_version') ?? '0';
 
 /** Resolves once no write transaction is open on the engine's connection. */
-async function outsideWrites(engine: Engine): Promise<void> {
+async function outsideWrites(engine: Context): Promise<void> {
   while (engine.db.inTransaction) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 function walk(
-  engine: Engine,
+  engine: Context,
   lent: Bitset,
   mode: FetchMode,
-  records: (engine: Engine, rows: readonly number[], mode: FetchMode) => Record<string, unknown>[],
+  records: (engine: Context, rows: readonly number[], mode: FetchMode) => Record<string, unknown>[],
 ): RecordExport {
   // The index's bitsets live as long as the data version; the captured set must outlive a reload.
   const set = lent.clone();
-  release(lent);
+  release(engine, lent);
   const version = dataVersion(engine);
   const total = cardinality(set);
   async function* steps() {
@@ -90,14 +90,14 @@ function walk(
  * Every prospect matching `request` (`filters`, `exclude`, `max_per_company`, `mode`), in snapshot order.
  * @example for await (const p of exportProspects(engine, { filters: { country_code: { values: ['us'] } } })) rows.push(p);
  */
-export function exportProspects(engine: Engine, request: ProspectsExportInput = {}): RecordExport {
+export function exportProspects(engine: Context, request: ProspectsExportInput = {}): RecordExport {
   const r = parse(ProspectsExportRequest, request);
   const set = matchProspects(engine, r.filters);
   try {
     if (r.exclude?.length) excludeRows(set, prospectRowids(engine, r.exclude));
     if (r.max_per_company) capPerCompany(engine, set, r.max_per_company);
   } catch (e) {
-    release(set);
+    release(engine, set);
     throw e;
   }
   return walk(engine, set, r.mode, prospectRecords);
@@ -107,13 +107,13 @@ export function exportProspects(engine: Engine, request: ProspectsExportInput = 
  * Every business matching `request` (`filters`, `exclude`, `mode`, `version`), in snapshot order.
  * @example const it = exportBusinesses(engine, { mode: 'preview' }); console.log(it.total);
  */
-export function exportBusinesses(engine: Engine, request: BusinessesExportInput = {}): RecordExport {
+export function exportBusinesses(engine: Context, request: BusinessesExportInput = {}): RecordExport {
   const r = parse(BusinessesExportRequest, request);
   const set = matchBusinesses(engine, r.filters, r.version);
   try {
     if (r.exclude?.length) excludeRows(set, businessRowids(engine, r.exclude));
   } catch (e) {
-    release(set);
+    release(engine, set);
     throw e;
   }
   return walk(engine, set, r.mode, businessRecords);

@@ -10,7 +10,7 @@
  * `max_per_company` (prospects) caps the set per business after `exclude` (`company-cap.ts`), so
  * `total_results`, offset pages and cursors all see the capped set.
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import { cardinality, select, take, type Bitset } from '../indexes/bitset.js';
 import { release } from '../indexes/scratch.js';
@@ -51,7 +51,7 @@ export type PagePlan =
 
 /** Plans a page over a matching set (shared by both entities). */
 export function planPage(
-  engine: Engine,
+  engine: Context,
   set: Bitset,
   request: Common,
   entity: CursorEntity,
@@ -107,13 +107,13 @@ function respond<T>(plan: PagePlan, data: T[]): FetchResult<T> {
 
 /** One page over a lent matching set (given back afterwards): `exclude` removed, then planned and built. */
 function pageOf<T>(
-  engine: Engine,
+  engine: Context,
   set: Bitset,
   request: Common & { exclude?: string[] | null },
   entity: CursorEntity,
   version: 1 | 2,
-  rowids: (engine: Engine, ids: readonly string[]) => number[],
-  records: (engine: Engine, rows: readonly number[], mode: FetchMode) => T[],
+  rowids: (engine: Context, ids: readonly string[]) => number[],
+  records: (engine: Context, rows: readonly number[], mode: FetchMode) => T[],
 ): FetchResult<T> {
   try {
     if (request.exclude?.length) excludeRows(set, rowids(engine, request.exclude));
@@ -122,7 +122,7 @@ function pageOf<T>(
     const plan = planPage(engine, set, request, entity, version);
     return respond(plan, records(engine, plan.rows, request.mode));
   } finally {
-    release(set);
+    release(engine, set);
   }
 }
 
@@ -130,7 +130,7 @@ function pageOf<T>(
  * One page of prospects.
  * @example fetchProspects(engine, { mode: 'full', page_size: 100, filters: { country_code: { values: ['us'] } } }, 1)
  */
-export function fetchProspects(engine: Engine, request: ProspectsFetchRequest, version: 1 | 2) {
+export function fetchProspects(engine: Context, request: ProspectsFetchRequest, version: 1 | 2) {
   const set = matchProspects(engine, request.filters);
   return pageOf(engine, set, request, 'prospect', version, prospectRowids, prospectRecords);
 }
@@ -139,7 +139,7 @@ export function fetchProspects(engine: Engine, request: ProspectsFetchRequest, v
  * One page of businesses.
  * @example fetchBusinesses(engine, { mode: 'full', page_size: 50, next_cursor: null }, 1)
  */
-export function fetchBusinesses(engine: Engine, request: BusinessesFetchRequest, version: 1 | 2) {
+export function fetchBusinesses(engine: Context, request: BusinessesFetchRequest, version: 1 | 2) {
   const set = matchBusinesses(engine, request.filters, version);
   return pageOf(engine, set, request, 'business', version, businessRowids, businessRecords);
 }

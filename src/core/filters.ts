@@ -26,7 +26,7 @@
  * - `has_website: {value: false}` selects records without one; `negate` then inverts that again.
  * - `negate` returns exactly the complement of the positive set, including records lacking the field.
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { Bitset, andInto, andNotInto, orInto, type Posting } from '../indexes/bitset.js';
 import { businessIndex, INTENT_RANK, type BusinessIndex } from '../indexes/businesses.js';
 import { businessEventIndex, businessesWithEvents } from '../indexes/events.js';
@@ -38,28 +38,20 @@ import { relatedTitles } from '../indexes/related-titles.js';
 import { companyKey, foldText } from '../normalise/index.js';
 import { INTENT_LEVELS } from '../schemas/enums.js';
 import type { AnyProspectFilters, BusinessFilters, ExistsFilter, RangeFilter } from '../schemas/filters.js';
+import { searchStatements } from '../store/sql/search.js';
 
 const DAY_MS = 86_400_000;
 
-function statements(engine: Engine) {
-  return engine.cached('search.filterStatements', (e) => ({
-    prospectRows: e.db
-      .prepare('SELECT p.rowid FROM json_each(?) j JOIN prospects p ON p.prospect_id = j.value')
-      .pluck(),
-    businessRows: e.db
-      .prepare('SELECT b.rowid FROM json_each(?) j JOIN businesses b ON b.business_id = j.value')
-      .pluck(),
-  }));
-}
+const statements = (engine: Context) => searchStatements(engine.db);
 
 /** Rowids of the given prospect ids (unknown ids are skipped). */
-export function prospectRowids(engine: Engine, ids: readonly string[]): number[] {
+export function prospectRowids(engine: Context, ids: readonly string[]): number[] {
   if (ids.length === 0) return [];
   return statements(engine).prospectRows.all(JSON.stringify(ids)) as number[];
 }
 
 /** Rowids of the given business ids (unknown ids are skipped). */
-export function businessRowids(engine: Engine, ids: readonly string[]): number[] {
+export function businessRowids(engine: Context, ids: readonly string[]): number[] {
   if (ids.length === 0) return [];
   return statements(engine).businessRows.all(JSON.stringify(ids)) as number[];
 }
@@ -73,8 +65,11 @@ class Accumulator {
   readonly acc: Bitset;
   /** Scratch space for one filter's positive set, reused by every filter of the request. */
   private spare: Bitset | undefined;
-  constructor(all: Bitset) {
-    this.acc = borrowCopy(all);
+  constructor(
+    private readonly engine: Context,
+    all: Bitset,
+  ) {
+    this.acc = borrowCopy(engine, all);
   }
   apply(filter: Filter, positive: Bitset): void {
     if (filter.negate) andNotInto(this.acc, positive);
@@ -83,7 +78,7 @@ class Accumulator {
   /** The cleared scratch bitset. */
   scratch(): Bitset {
     if (this.spare) this.spare.words.fill(0);
-    else this.spare = borrow(this.acc.size);
+    else this.spare = borrow(this.engine, this.acc.size);
     return this.spare;
   }
   /** Applies the union of the postings of `keys` in `facet` (a lone dense posting is used as it is). */
@@ -108,7 +103,7 @@ class Accumulator {
   }
   /** The matching set (lent: the caller may `release` it when done). */
   finish(): Bitset {
-    release(this.spare);
+    release(this.engine, this.spare);
     return this.acc;
   }
 }
@@ -154,9 +149,9 @@ function phraseGroups(
 const folded = (values: readonly string[]) => values.map(foldText);
 
 /** Prospects matching `filters` (v1 or v2 shape). */
-export function matchProspects(engine: Engine, filters: AnyProspectFilters | null | undefined): Bitset {
+export function matchProspects(engine: Context, filters: AnyProspectFilters | null | undefined): Bitset {
   const ix = prospectIndex(engine);
-  const out = new Accumulator(ix.all);
+  const out = new Accumulator(engine, ix.all);
   if (!filters) return out.finish();
   const f = filters as Partial<
     AnyProspectFilters & { has_email: ExistsFilter | null; has_phone_number: ExistsFilter | null }
@@ -253,12 +248,12 @@ export function includeOperatingLocations(
 
 /** Businesses matching `filters`; `version` picks the `include_operating_locations` default. */
 export function matchBusinesses(
-  engine: Engine,
+  engine: Context,
   filters: BusinessFilters | null | undefined,
   version: 1 | 2,
 ): Bitset {
   const ix: BusinessIndex = businessIndex(engine);
-  const out = new Accumulator(ix.all);
+  const out = new Accumulator(engine, ix.all);
   if (!filters) return out.finish();
   const f = filters;
   const { size, facets } = ix;

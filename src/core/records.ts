@@ -6,7 +6,7 @@
  * before the engine's clock, newest first (they depend on the clock, so they are read per request).
  */
 import type { Statement } from 'better-sqlite3';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import {
   BUSINESS_PREVIEW_KEYS,
   pick,
@@ -14,28 +14,17 @@ import {
   wireCodec,
   type FetchMode,
 } from '../store/wire.js';
+import { RECORD_BATCH, recordStatements } from '../store/sql/search.js';
 
 export { businessRecord, professionalEmailHash, prospectRecord, type FetchMode } from '../store/wire.js';
 
 const DAY_MS = 86_400_000;
 export const RECENT_EVENT_DAYS = 90;
 
-/** Records read per statement: one `rowid IN (…)` read instead of a native call per row. */
-const BATCH = 100;
-const IN_LIST = `(${Array(BATCH).fill('?').join(', ')})`;
+/** Records read per statement (see `store/sql/search.ts`). */
+const BATCH = RECORD_BATCH;
 
-function statements(engine: Engine) {
-  return engine.cached('search.recordStatements', (e) => ({
-    prospects: e.db.prepare(`SELECT rowid, wire FROM prospects WHERE rowid IN ${IN_LIST}`).raw(),
-    businesses: e.db.prepare(`SELECT rowid, wire FROM businesses WHERE rowid IN ${IN_LIST}`).raw(),
-    events: e.db
-      .prepare(
-        `SELECT event_name FROM events WHERE entity_id = ? AND entity_type = 'business' AND event_time >= ?
-         ORDER BY event_time DESC, event_name`,
-      )
-      .pluck(),
-  }));
-}
+const statements = (engine: Context) => recordStatements(engine.db);
 
 /** The stored fetch records of `rows`, decoded, in the given order (rowid 0 pads a short batch: none has it). */
 function storedRecords(read: Statement, rows: readonly number[]): Record<string, unknown>[] {
@@ -49,13 +38,13 @@ function storedRecords(read: Statement, rows: readonly number[]): Record<string,
 }
 
 /** Wire records of prospect rowids, in the given order. */
-export function prospectRecords(engine: Engine, rows: readonly number[], mode: FetchMode) {
+export function prospectRecords(engine: Context, rows: readonly number[], mode: FetchMode) {
   const full = storedRecords(statements(engine).prospects, rows);
   return mode === 'full' ? full : full.map((r) => pick(r, PROSPECT_PREVIEW_KEYS));
 }
 
 /** Wire records of business rowids, in the given order. */
-export function businessRecords(engine: Engine, rows: readonly number[], mode: FetchMode) {
+export function businessRecords(engine: Context, rows: readonly number[], mode: FetchMode) {
   const st = statements(engine);
   const full = storedRecords(st.businesses, rows);
   if (mode === 'preview') return full.map((r) => pick(r, BUSINESS_PREVIEW_KEYS));

@@ -16,7 +16,7 @@
  * intersection per category × location pair); prospect sets holding most rows are counted through
  * their complement.
  */
-import type { Engine } from '../engine.js';
+import { kind, type Context } from '../runtime/context.js';
 import { andNotInto, cardinality, forEachFrom, type Bitset } from '../indexes/bitset.js';
 import { businessIndex } from '../indexes/businesses.js';
 import type { Csr } from '../indexes/csr.js';
@@ -93,25 +93,27 @@ const hasValues = (f: { values?: readonly unknown[] } | null | undefined) =>
   !!f && (f.values?.length ?? 0) > 0;
 
 /** Dense ids of the full NAICS codes of businesses (1-based per row, 0 = none). */
-function naicsCodes(engine: Engine): { idOf: Uint32Array; labels: string[] } {
-  return engine.cached('search.naicsCodes', (e) => {
-    const ix = businessIndex(e);
-    const ids = new Map<number, number>();
-    const labels: string[] = [];
-    const idOf = new Uint32Array(ix.naicsOf.length);
-    for (let row = 0; row < ix.naicsOf.length; row++) {
-      const n = ix.naicsOf[row]!;
-      if (!n) continue;
-      let id = ids.get(n);
-      if (id === undefined) {
-        labels.push(String(n));
-        ids.set(n, (id = labels.length));
-      }
-      idOf[row] = id;
-    }
-    return { idOf, labels };
-  });
+function naicsCodes(engine: Context): { idOf: Uint32Array; labels: string[] } {
+  return engine.indexes.get(NAICS_CODES);
 }
+
+const NAICS_CODES = kind('search.naicsCodes', (e): { idOf: Uint32Array; labels: string[] } => {
+  const ix = businessIndex(e);
+  const ids = new Map<number, number>();
+  const labels: string[] = [];
+  const idOf = new Uint32Array(ix.naicsOf.length);
+  for (let row = 0; row < ix.naicsOf.length; row++) {
+    const n = ix.naicsOf[row]!;
+    if (!n) continue;
+    let id = ids.get(n);
+    if (id === undefined) {
+      labels.push(String(n));
+      ids.set(n, (id = labels.length));
+    }
+    idOf[row] = id;
+  }
+  return { idOf, labels };
+});
 
 function regionalBusiness(f: BusinessFilters | null | undefined): boolean {
   return !!f && [f.country_code, f.region_country_code, f.city_region_country, f.city_region].some(hasValues);
@@ -134,7 +136,7 @@ function regionalProspect(f: AnyProspectFilters | null | undefined): boolean {
  * Business stats: total, categories per location, revenue and employee ranges per category.
  * @example businessStats(engine, { filters: { country_code: { values: ['us'] } } })
  */
-export function businessStats(engine: Engine, request: BusinessesStatsRequest, version: 1 | 2 = 1) {
+export function businessStats(engine: Context, request: BusinessesStatsRequest, version: 1 | 2 = 1) {
   const ix = businessIndex(engine);
   const filters = request.filters;
   const set = matchBusinesses(engine, filters, version);
@@ -196,7 +198,7 @@ export function businessStats(engine: Engine, request: BusinessesStatsRequest, v
     });
   }
 
-  release(set);
+  release(engine, set);
   const perLocation: Record<string, Counts> = {};
   const revenuePer: Record<string, Counts> = {};
   const employeesPer: Record<string, Counts> = {};
@@ -266,23 +268,31 @@ function countRows(ix: ProspectIndex, set: Bitset, regional: boolean, tab: Prosp
 }
 
 /** The cross-tab of every row (cached per data version and location granularity). */
-function allRowsTab(engine: Engine, regional: boolean): ProspectTab {
-  return engine.cached(`search.prospectTab.${regional ? 'region' : 'country'}`, (e) => {
-    const ix = prospectIndex(e);
-    const tab = emptyTab();
-    countRows(ix, ix.all, regional, tab, 1);
-    return tab;
-  });
+function allRowsTab(engine: Context, regional: boolean): ProspectTab {
+  return engine.indexes.get(regional ? ALL_ROWS_TAB.region : ALL_ROWS_TAB.country);
 }
+
+const allRows = (regional: boolean) => (e: Context) => {
+  const ix = prospectIndex(e);
+  const tab = emptyTab();
+  countRows(ix, ix.all, regional, tab, 1);
+  return tab;
+};
+const ALL_ROWS_TAB = {
+  region: kind('search.prospectTab.region', allRows(true)),
+  country: kind('search.prospectTab.country', allRows(false)),
+};
+/** The scratch tab every request reuses (one per engine and data version). */
+const SCRATCH_TAB = kind('search.prospectTab.scratch', emptyTab);
 
 /**
  * The cross-tab of `set`, in a scratch tab reused by every request (cleared here; read before the next
  * request). A set holding most rows is counted through its complement (every row's tab minus the rest),
  * so no request scans more than half the rows.
  */
-function prospectTab(engine: Engine, set: Bitset, total: number, regional: boolean): ProspectTab {
+function prospectTab(engine: Context, set: Bitset, total: number, regional: boolean): ProspectTab {
   const ix = prospectIndex(engine);
-  const tab = engine.cached('search.prospectTab.scratch', emptyTab);
+  const tab = engine.indexes.get(SCRATCH_TAB);
   // Rowids are dense from 1, so `size` stands for the row count (a threshold only: both paths are exact).
   if (total * 2 <= ix.size) {
     tab.cells.fill(0);
@@ -295,10 +305,10 @@ function prospectTab(engine: Engine, set: Bitset, total: number, regional: boole
   tab.cells.set(all.cells);
   tab.locations.set(all.locations);
   tab.departments.set(all.departments);
-  const rest = borrowCopy(ix.all);
+  const rest = borrowCopy(engine, ix.all);
   andNotInto(rest, set);
   countRows(ix, rest, regional, tab, -1);
-  release(rest);
+  release(engine, rest);
   return tab;
 }
 
@@ -306,12 +316,12 @@ function prospectTab(engine: Engine, set: Bitset, total: number, regional: boole
  * Prospect stats: total, main departments per location, prospects per location.
  * @example prospectStats(engine, { filters: { job_level: { values: ['director'] } } })
  */
-export function prospectStats(engine: Engine, request: ProspectsStatsRequest) {
+export function prospectStats(engine: Context, request: ProspectsStatsRequest) {
   const filters = request.filters;
   const set = matchProspects(engine, filters);
   const total = cardinality(set);
   const { cells, locations, departments } = prospectTab(engine, set, total, regionalProspect(filters));
-  release(set);
+  release(engine, set);
   departments[0] = 0; // rows without a main department count in locations only
   const tab: CrossTab = { locations, topLocations: top(locations, locationLabel, STATS_TOP_KEYS) };
   const perLocation: Record<string, Counts> = {};

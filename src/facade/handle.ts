@@ -10,7 +10,7 @@
  *   headers: { api_key: key }, body: { businesses_to_match: [{ name: 'acme' }] } });
  */
 import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import { createRouter, type Router } from './router.js';
 import * as areas from './routes/index.js';
@@ -20,7 +20,7 @@ import { decodeRequest } from './stages/decode.js';
 import { refusalOf, refusalResponse, successResponse } from './stages/respond.js';
 import { runRoute } from './stages/run.js';
 import { validateRequest } from './stages/validate.js';
-import type { Account, FacadeOptions, FacadeRequest, FacadeResponse, HttpMethod, Route } from './types.js';
+import type { Account, FacadeRequest, FacadeResponse, HttpMethod, Route } from './types.js';
 
 /** A route of the spec that has no handler yet: 501 with the documented error body. */
 function notImplemented(method: HttpMethod, path: string): Route {
@@ -58,14 +58,14 @@ export interface HandleOptions {
 
 /** Handles one request against the engine. Never throws; unexpected failures answer 500. */
 export async function handle(
-  engine: Engine,
+  engine: Context,
   request: FacadeRequest,
   routerOrOptions: Router | HandleOptions = {},
 ): Promise<FacadeResponse> {
   const opts: HandleOptions = 'match' in routerOrOptions ? { router: routerOrOptions } : routerOrOptions;
   const router = opts.router ?? (defaultRouter ??= buildRouter(ROUTES));
   const started = performance.now();
-  const options = engine.options as FacadeOptions;
+  const options = engine.settings.facade;
   const correlationId = options.correlationId?.() ?? randomBytes(16).toString('hex');
 
   let rate: Record<string, string> = {};

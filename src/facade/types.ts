@@ -4,7 +4,14 @@
  * its `Route[]` from `src/facade/routes/<area>.ts` and the router assembles them.
  */
 import type { ZodType } from 'zod';
-import type { Engine } from '../engine.js';
+import type { Account } from '../account/types.js';
+import type { Context } from '../runtime/context.js';
+import type { ApiVersion } from '../schemas/version.js';
+
+// Owned by the account layer, the schemas and the settings; re-exported for the facade's users.
+export type { Account } from '../account/types.js';
+export type { ApiVersion } from '../schemas/version.js';
+export type { FacadeOptions } from '../runtime/settings.js';
 
 export type HeaderValue = string | string[] | undefined;
 
@@ -31,20 +38,9 @@ export interface FacadeResponse {
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-export type ApiVersion = 1 | 2;
-
-/** The authenticated caller. */
-export interface Account {
-  account_id: string;
-  partner_id: string;
-  name: string;
-  account_type: 'trial' | 'paid';
-  /** Operations beyond the defaults, e.g. `contacts` for contact data. */
-  entitlements: string[];
-}
 
 export interface RouteContext<Body = unknown, Query = Record<string, string | undefined>> {
-  engine: Engine;
+  engine: Context;
   /** 1 for `/v1/...`, 2 for `/v2/...`; 1 for the operational routes. */
   version: ApiVersion;
   /** Path parameters, e.g. `{ webhook_id: '…' }` for `/v2/webhooks/{webhook_id}`. */
@@ -102,21 +98,4 @@ export interface Route<Body = any, Query = any> {
   /** Content type the route takes; default JSON. */
   consumes?: 'json' | 'multipart';
   handler(ctx: RouteContext<Body, Query>): RouteResult | Promise<RouteResult>;
-}
-
-/** Engine options the facade reads (to be merged into `EngineOptions`). */
-export interface FacadeOptions {
-  /** Per-key rate limit; default 200 requests per minute, `false` disables it. */
-  rateLimit?: false | { perMinute?: number };
-  /** Charging-menu overrides for every partner: operation → credits per unit. */
-  creditMenu?: Record<string, number>;
-  /** Correlation-id generator (tests inject a counter); default 32 random hex characters. */
-  correlationId?: () => string;
-  /** Deepest JSON nesting a body may have; default 64. */
-  maxJsonDepth?: number;
-  /**
-   * Failed authentications allowed per client address per minute before its requests get 429; default
-   * 20, `false` disables the limit. Applies to requests that carry `clientAddress` (the HTTP server's).
-   */
-  authFailureLimit?: false | { perMinute?: number };
 }

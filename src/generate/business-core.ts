@@ -8,7 +8,7 @@ import { COUNTRIES, type CityRow, type CountrySpec } from '../schemas/places.js'
 import { pickCity } from './location.js';
 import { companyKey } from '../normalise/index.js';
 import { coreName, joinName, legalParts, type NameParts } from './naming.js';
-import type { Plan } from './plan.js';
+import type { Plan } from './plan-types.js';
 import { Rng, STREAM, Weighted } from './rng.js';
 import { ascii, slug } from './text.js';
 

@@ -5,11 +5,10 @@
 import { COMPANY_SIZES } from '../schemas/enums.js';
 import { FUNDING_STAGES, INVESTORS } from './data/companies.js';
 import { CULTURES } from './data/names.js';
-import { categoryLabel } from './data/tech.js';
-import type { TechStack } from './business.js';
+import { categoryLabel, type TechStack } from './data/tech.js';
 import { businessCore, type BusinessCore } from './business-core.js';
 import { countryName, postcode, regionName } from './location.js';
-import type { Plan } from './plan.js';
+import type { Plan } from './plan-types.js';
 import type { Rng } from './rng.js';
 import { isoDay, isoTime, monthDate, slug } from './text.js';
 

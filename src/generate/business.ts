@@ -7,6 +7,7 @@ import {
   categoryWeight,
   INTENT_TOPICS,
   type TechCategory,
+  type TechStack,
 } from './data/tech.js';
 import { businessCore, type BusinessCore } from './business-core.js';
 import { businessEnrichments } from './business-enrichments.js';
@@ -14,8 +15,7 @@ import { countryName, regionName } from './location.js';
 import type { Plan } from './plan.js';
 import { Rng, STREAM, Weighted } from './rng.js';
 
-/** A company's technologies, grouped by technographics category. */
-export type TechStack = ReadonlyMap<TechCategory, readonly string[]>;
+export type { TechStack } from './data/tech.js';
 
 const TECH_COUNT: readonly (readonly [number, number])[] = [
   [3, 6],

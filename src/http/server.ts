@@ -24,7 +24,7 @@ import type { Engine } from '../engine.js';
 import { ERROR_CODES } from '../errors.js';
 import { handle } from '../facade/handle.js';
 import { errorBody } from '../facade/stages/respond.js';
-import { warmEngine } from '../indexes/warm.js';
+import { warmEngine } from '../core/warm.js';
 import { getMeta } from '../store/open.js';
 import { corsHeaders, preflight, type CorsOptions } from './cors.js';
 import { createTurns } from './turns.js';

@@ -3,7 +3,7 @@
  * and without operating locations for the location filters), flags as bitsets, and dense code columns
  * for stats. Built once per data version through `engine.cached`.
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { foldText } from '../normalise/index.js';
 import { cityRegionCountry } from '../store/derive.js';
 import { wireCodec, type BusinessFacets } from '../store/wire.js';
@@ -13,6 +13,7 @@ import { CsrBuilder, type Csr } from './csr.js';
 import { FacetBuilder, type Facet } from './facet.js';
 import { countryId, regionId } from './labels.js';
 import { COMPANY_REVENUES, COMPANY_SIZES, type IntentLevel } from '../schemas/enums.js';
+import { SCAN_SQL } from '../store/sql/scans.js';
 
 export interface BusinessIndex {
   /** Max rowid + 1: the bit count of every bitset. */
@@ -106,13 +107,15 @@ export function naicsPrefixes(code: string | null): string[] {
   return out;
 }
 
-export function businessIndex(engine: Engine): BusinessIndex {
-  return savedIndex(engine, 'search.businessIndex', buildBusinessIndex);
+export function businessIndex(engine: Context): BusinessIndex {
+  return engine.indexes.get(BUSINESS_INDEX);
 }
 
-function buildBusinessIndex(engine: Engine): BusinessIndex {
+const BUSINESS_INDEX = savedIndex('search.businessIndex', buildBusinessIndex);
+
+function buildBusinessIndex(engine: Context): BusinessIndex {
   const db = engine.db;
-  const max = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM businesses').get() as { m: number }).m;
+  const max = (db.prepare(SCAN_SQL.maxBusinessRowid).get() as { m: number }).m;
   const size = max + 1;
   const all = new Bitset(size);
   const hasWebsite = new Bitset(size);
@@ -156,12 +159,7 @@ function buildBusinessIndex(engine: Engine): BusinessIndex {
     return ids;
   };
 
-  const rows = db
-    .prepare(
-      `SELECT rowid, name, name_key, country_code, region_country_code, city_name, city_region, city_region_country,
-       size, revenue, age, locations, naics, is_public, has_website, facets FROM businesses ORDER BY rowid`,
-    )
-    .iterate() as IterableIterator<Row>;
+  const rows = db.prepare(SCAN_SQL.businesses).iterate() as IterableIterator<Row>;
   for (const r of rows) {
     const row = r.rowid;
     // The slim `facets` blob, not the full doc (which carries the large `enrichments` payloads).

@@ -2,8 +2,9 @@
  * Business events by type, newest first, with the business rowid each one is about: the `events`
  * filter walks one list per type until it passes the `last_occurrence` cut-off.
  */
-import type { Engine } from '../engine.js';
+import { kind, type Context } from '../runtime/context.js';
 import { Bitset } from './bitset.js';
+import { SCAN_SQL } from '../store/sql/scans.js';
 
 export interface EventTypeList {
   /** Event times (ms since the epoch), descending. */
@@ -15,29 +16,25 @@ export interface BusinessEventIndex {
   readonly byType: ReadonlyMap<string, EventTypeList>;
 }
 
-export function businessEventIndex(engine: Engine): BusinessEventIndex {
-  return engine.cached('search.businessEvents', (e) => {
-    const rows = e.db
-      .prepare(
-        `SELECT e.event_name AS name, e.event_time AS time, b.rowid AS row FROM events e
-         JOIN businesses b ON b.business_id = e.entity_id
-         WHERE e.entity_type = 'business' ORDER BY e.event_time DESC, b.rowid`,
-      )
-      .all() as { name: string; time: number; row: number }[];
-    const lists = new Map<string, { times: number[]; rows: number[] }>();
-    for (const r of rows) {
-      let l = lists.get(r.name);
-      if (!l) lists.set(r.name, (l = { times: [], rows: [] }));
-      l.times.push(r.time);
-      l.rows.push(r.row);
-    }
-    const byType = new Map<string, EventTypeList>();
-    for (const [name, l] of lists) {
-      byType.set(name, { times: Float64Array.from(l.times), rows: Uint32Array.from(l.rows) });
-    }
-    return { byType };
-  });
+export function businessEventIndex(engine: Context): BusinessEventIndex {
+  return engine.indexes.get(BUSINESS_EVENTS);
 }
+
+const BUSINESS_EVENTS = kind('search.businessEvents', (e): BusinessEventIndex => {
+  const rows = e.db.prepare(SCAN_SQL.businessEvents).all() as { name: string; time: number; row: number }[];
+  const lists = new Map<string, { times: number[]; rows: number[] }>();
+  for (const r of rows) {
+    let l = lists.get(r.name);
+    if (!l) lists.set(r.name, (l = { times: [], rows: [] }));
+    l.times.push(r.time);
+    l.rows.push(r.row);
+  }
+  const byType = new Map<string, EventTypeList>();
+  for (const [name, l] of lists) {
+    byType.set(name, { times: Float64Array.from(l.times), rows: Uint32Array.from(l.rows) });
+  }
+  return { byType };
+});
 
 /** Businesses with an event of one of `types` at or after `since` (ms). */
 export function businessesWithEvents(

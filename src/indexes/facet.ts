@@ -77,6 +77,7 @@ export function phraseValues(facet: Facet, phrase: string): number[] {
   return out;
 }
 
+// Cache: a view derived from a facet, keyed by the facet (dropped with it when its data version goes).
 const keyArrays = new WeakMap<Facet, string[]>();
 /** Folded key of each value id (built once per facet). */
 export function keysById(facet: Facet): string[] {

@@ -10,8 +10,9 @@
  * largest output buffer and its last input alive in module state, about 100 bytes per row at rest.
  */
 import { deserialize, serialize } from 'node:v8';
-import type { Engine } from '../engine.js';
+import { kind, type Context, type Kind } from '../runtime/context.js';
 import { getMeta, type Db } from '../store/open.js';
+import { INDEX_CACHE_DDL, INDEX_CACHE_SQL } from '../store/sql/index-cache.js';
 import { Bitset } from './bitset.js';
 
 /**
@@ -22,26 +23,19 @@ export const INDEX_FORMAT = 2;
 
 const PART_BYTES = 64 << 20;
 
-const DDL = `CREATE TABLE IF NOT EXISTS index_cache (
-  name TEXT NOT NULL,
-  part INTEGER NOT NULL,
-  stamp TEXT NOT NULL,
-  data BLOB NOT NULL,
-  PRIMARY KEY (name, part)
-) STRICT`;
-
 /**
- * `build(engine)` memoised per data version like `engine.cached`, and saved in the file: a later process
- * reads the saved form instead of building. Readonly engines read saved indexes but never write them.
+ * An index kind whose value is saved in the file: held by the context's index owner like every index
+ * (memoised per data version), and a later process reads the saved form instead of building. Readonly
+ * engines read saved indexes but never write them.
  */
-export function savedIndex<T>(engine: Engine, name: string, build: (engine: Engine) => T): T {
-  return engine.cached(name, (e) => {
+export function savedIndex<T>(name: string, build: (engine: Context) => T): Kind<T> {
+  return kind(name, (e) => {
     const stamp = stampOf(e.db);
     const saved = e.path === ':memory:' ? undefined : readSaved(e.db, name, stamp);
     if (saved !== undefined) return saved as T;
     const index = build(e);
     // An in-memory database dies with its process: nobody could read the saved form.
-    if (!e.options.readonly && e.path !== ':memory:') writeSaved(e.db, name, stamp, index);
+    if (!e.settings.readonly && e.path !== ':memory:') writeSaved(e.db, name, stamp, index);
     return index;
   });
 }
@@ -52,11 +46,9 @@ function stampOf(db: Db): string {
 }
 
 function readSaved(db: Db, name: string, stamp: string): unknown {
-  const exists = db
-    .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_cache'`)
-    .get();
+  const exists = db.prepare(INDEX_CACHE_SQL.exists).get();
   if (!exists) return undefined;
-  const parts = db.prepare('SELECT stamp, data FROM index_cache WHERE name = ? ORDER BY part').all(name) as {
+  const parts = db.prepare(INDEX_CACHE_SQL.parts).all(name) as {
     stamp: string;
     data: Buffer;
   }[];
@@ -71,9 +63,9 @@ function readSaved(db: Db, name: string, stamp: string): unknown {
 function writeSaved(db: Db, name: string, stamp: string, index: unknown): void {
   try {
     const bytes = serialize(tag(index));
-    db.exec(DDL);
-    const remove = db.prepare('DELETE FROM index_cache WHERE name = ?');
-    const insert = db.prepare('INSERT INTO index_cache (name, part, stamp, data) VALUES (?, ?, ?, ?)');
+    db.exec(INDEX_CACHE_DDL);
+    const remove = db.prepare(INDEX_CACHE_SQL.remove);
+    const insert = db.prepare(INDEX_CACHE_SQL.insert);
     // A savepoint when a caller's transaction is open: its rollback then only drops the saved copy.
     db.transaction(() => {
       remove.run(name);

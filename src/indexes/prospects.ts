@@ -3,7 +3,7 @@
  * loader derived from the prospect's business; categories are copied from the business index so a
  * prospect filter on `google_category` is one posting lookup. Built once per data version.
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { foldText } from '../normalise/index.js';
 import { JOB_DEPARTMENTS } from '../schemas/enums.js';
 import { wireCodec, type ProspectFacets } from '../store/wire.js';
@@ -14,6 +14,7 @@ import type { Csr } from './csr.js';
 import { FacetBuilder, keysById, type Facet } from './facet.js';
 import { countryId, regionId } from './labels.js';
 import { buildRange, type RangeIndex } from './range.js';
+import { SCAN_SQL } from '../store/sql/scans.js';
 
 export interface ProspectIndex {
   readonly size: number;
@@ -83,16 +84,18 @@ interface Row {
   facets: Buffer;
 }
 
-export function prospectIndex(engine: Engine): ProspectIndex {
-  return savedIndex(engine, 'search.prospectIndex', buildProspectIndex);
+export function prospectIndex(engine: Context): ProspectIndex {
+  return engine.indexes.get(PROSPECT_INDEX);
 }
 
-function buildProspectIndex(engine: Engine): ProspectIndex {
+const PROSPECT_INDEX = savedIndex('search.prospectIndex', buildProspectIndex);
+
+function buildProspectIndex(engine: Context): ProspectIndex {
   const db = engine.db;
   const bi = businessIndex(engine);
   const googleKeys = keysById(bi.facets.google);
   const linkedinKeys = keysById(bi.facets.linkedin);
-  const max = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM prospects').get() as { m: number }).m;
+  const max = (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m;
   const size = max + 1;
   const all = new Bitset(size);
   const hasEmail = new Bitset(size);
@@ -147,16 +150,7 @@ function buildProspectIndex(engine: Engine): ProspectIndex {
     }
   };
 
-  const rows = db
-    .prepare(
-      `SELECT p.rowid, p.business_rowid, p.country_code, p.region_country_code, p.job_title, p.job_level,
-       p.job_department, p.total_experience_months, p.current_role_months, p.has_email, p.has_phone,
-       p.company_name, b.name_key AS company_key, p.company_size, p.company_revenue, p.company_age,
-       p.company_locations, p.company_country_code, p.company_region_country_code, p.company_city_region_country,
-       b.city_name AS company_city, p.company_naics, p.company_is_public, p.company_has_website, p.facets
-       FROM prospects p LEFT JOIN businesses b ON b.rowid = p.business_rowid ORDER BY p.rowid`,
-    )
-    .iterate() as IterableIterator<Row>;
+  const rows = db.prepare(SCAN_SQL.prospects).iterate() as IterableIterator<Row>;
   for (const r of rows) {
     const row = r.rowid;
     // The slim `facets` blob, not the full doc: the build decodes ~60 bytes per row instead of ~1.6 KB.

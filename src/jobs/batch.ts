@@ -4,7 +4,7 @@
  * commits the lines and the charges together.
  */
 import type { BatchWrite, JobRow } from './state.js';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { enrich, type EnrichRow } from '../core/enrich/enrich.js';
 import { idKey } from '../core/enrich/entities.js';
 import { findEnrichment, type Params } from '../core/enrich/table.js';
@@ -18,7 +18,7 @@ const ENRICH_CHUNK = 50;
 
 /** The result lines and charges of `ids` (input rows `start …`). */
 export async function computeBatch(
-  engine: Engine,
+  engine: Context,
   job: JobRow,
   start: number,
   ids: readonly string[],

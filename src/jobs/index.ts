@@ -7,8 +7,8 @@
  * @example
  * const job = enqueueJob(engine, account, { entity_type: 'business', enrichment: 'firmographics', … });
  */
-import type { Engine } from '../engine.js';
-import type { Account } from '../facade/types.js';
+import type { Context } from '../runtime/context.js';
+import type { Account } from '../account/types.js';
 import { toCsv } from './csv.js';
 import { jobResultLines, submitJob, type JobRow, type SubmitInput } from './state.js';
 import { ensureJobWorker } from './worker.js';
@@ -42,13 +42,13 @@ export {
 export { parseCsv, toCsv } from './csv.js';
 
 /** Stores a queued job (charges nothing yet) and wakes the engine's worker to run it. */
-export function enqueueJob(engine: Engine, account: Account, input: SubmitInput): JobRow {
+export function enqueueJob(engine: Context, account: Account, input: SubmitInput): JobRow {
   const job = submitJob(engine, account, input);
   ensureJobWorker(engine)?.kick();
   return job;
 }
 
 /** The results CSV of a finished job; the download token is the credential (404 when it is wrong). */
-export function jobResultsCsv(engine: Engine, jobId: string, token: string | undefined): string {
+export function jobResultsCsv(engine: Context, jobId: string, token: string | undefined): string {
   return toCsv(jobResultLines(engine, jobId, token));
 }

@@ -2,19 +2,12 @@
  * E-mail notices when a job succeeds or fails, sent through SMTP with nodemailer when the engine has an
  * SMTP server configured (`jobs.smtp`). Sent at most once per job (the job is marked first).
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { jobStatusBody, type JobRow } from './state.js';
 import type { JobNotifications } from '../schemas/jobs.js';
+import type { SmtpOptions } from '../runtime/settings.js';
 
-export interface SmtpOptions {
-  host: string;
-  port: number;
-  secure?: boolean;
-  auth?: { user: string; pass: string };
-  from: string;
-  /** Recipient, or a function of the account id (undefined = no notice). */
-  to: string | ((accountId: string) => string | undefined);
-}
+export type { SmtpOptions } from '../runtime/settings.js';
 
 /** Whether a finished job asked for a notice on its outcome. */
 export function wantsNotice(job: JobRow): boolean {
@@ -26,7 +19,7 @@ export function wantsNotice(job: JobRow): boolean {
 }
 
 /** Sends the notice of one finished job. */
-export async function sendJobNotice(engine: Engine, smtp: SmtpOptions, job: JobRow): Promise<void> {
+export async function sendJobNotice(engine: Context, smtp: SmtpOptions, job: JobRow): Promise<void> {
   const to = typeof smtp.to === 'function' ? smtp.to(job.account_id) : smtp.to;
   if (!to) return;
   // Loaded on the first notice: nodemailer costs ~0.1 s to import, and most engines never send mail.

@@ -4,16 +4,15 @@
  * the job, so a cancel, a crash or a second worker can never make a row count (or charge) twice.
  */
 import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
-import type { Account } from '../facade/types.js';
-import type { JobNotifications, JobStatus } from '../schemas/jobs.js';
-import type { Db } from '../store/open.js';
+import type { Account } from '../account/types.js';
+import type { JobNotifications, JobRow, JobStatus } from '../schemas/jobs.js';
 import { getAccount } from '../account/accounts.js';
 import { applyCharges, type PendingCharge } from '../account/credits.js';
 import { sameSecret } from '../account/keys.js';
-import { preparedOnce } from '../store/statements.js';
 import { getList, type EntityType } from './uploads.js';
+import { jobStatements } from '../store/sql/jobs.js';
 
 /** Maximum run time of a job; past it the job is `expired`. */
 export const JOB_RUN_LIMIT_MS = 24 * 3600_000;
@@ -22,101 +21,34 @@ export const RESULTS_TTL_MS = 7 * 24 * 3600_000;
 /** Jobs per `GET /v2/jobs` page (the reference gives no page size). */
 export const JOBS_PAGE_SIZE = 100;
 
-export interface JobRow {
-  seq: number;
-  job_id: string;
-  account_id: string;
-  entity_type: EntityType;
-  /** v2 enrichment name, or `research`. */
-  enrichment: string;
-  endpoint: string;
-  list_id: string;
-  row_count: number;
-  parameters: string | null;
-  notifications: string | null;
-  status: JobStatus;
-  cursor: number;
-  total_credits: number;
-  total_results: number;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-  results_token: string | null;
-  results_expires_at: number | null;
-  error: string | null;
-  notified: number;
-}
+export type { JobRow } from '../schemas/jobs.js';
 
 export const TERMINAL: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
 
-function prepare(db: Db) {
-  return {
-    insert: db.prepare(
-      `INSERT INTO jobs (job_id, account_id, entity_type, enrichment, endpoint, list_id, row_count, parameters, notifications, status, created_at)
-       VALUES (@job_id, @account_id, @entity_type, @enrichment, @endpoint, @list_id, @row_count, @parameters, @notifications, 'queued', @created_at)`,
-    ),
-    get: db.prepare('SELECT * FROM jobs WHERE job_id = ?'),
-    ofAccount: db.prepare('SELECT * FROM jobs WHERE job_id = ? AND account_id = ?'),
-    list: db.prepare(
-      'SELECT * FROM jobs WHERE account_id = @account_id AND (@status IS NULL OR status = @status) ORDER BY seq DESC LIMIT @limit OFFSET @skip',
-    ),
-    count: db
-      .prepare(
-        'SELECT count(*) FROM jobs WHERE account_id = @account_id AND (@status IS NULL OR status = @status)',
-      )
-      .pluck(),
-    next: db.prepare(
-      "SELECT * FROM jobs WHERE status IN ('running', 'queued') ORDER BY status = 'queued', seq LIMIT 1",
-    ),
-    start: db.prepare(
-      "UPDATE jobs SET status = 'running', started_at = ? WHERE job_id = ? AND status = 'queued'",
-    ),
-    progress: db.prepare(
-      'UPDATE jobs SET cursor = ?, total_credits = total_credits + ?, total_results = total_results + ? WHERE job_id = ?',
-    ),
-    finish: db.prepare(
-      `UPDATE jobs SET status = @status, finished_at = @at, error = @error, results_token = @token,
-       results_expires_at = @expires WHERE job_id = @job_id AND status IN ('queued', 'running')`,
-    ),
-    insertRow: db.prepare('INSERT INTO job_rows (job_id, row, line) VALUES (?, ?, ?)'),
-    rows: db.prepare('SELECT line FROM job_rows WHERE job_id = ? ORDER BY row').pluck(),
-    rowCount: db.prepare('SELECT count(*) FROM job_rows WHERE job_id = ?').pluck(),
-    toNotify: db.prepare(
-      "SELECT * FROM jobs WHERE notified = 0 AND notifications IS NOT NULL AND status IN ('succeeded', 'failed', 'expired')",
-    ),
-    markNotified: db.prepare('UPDATE jobs SET notified = 1 WHERE job_id = ? AND notified = 0'),
-    sweep: db.prepare(
-      'DELETE FROM job_rows WHERE job_id IN (SELECT job_id FROM jobs WHERE results_expires_at IS NOT NULL AND results_expires_at < ?)',
-    ),
-  };
-}
-type JobStatements = ReturnType<typeof prepare>;
-/** The job statements of a database, prepared once. */
-const jobStatements: (db: Db) => JobStatements = preparedOnce(prepare);
-
 /** A job by id (any account), or undefined. */
-export const readJob = (engine: Engine, jobId: string): JobRow | undefined =>
+export const readJob = (engine: Context, jobId: string): JobRow | undefined =>
   jobStatements(engine.db).get.get(jobId) as JobRow | undefined;
 
 /** The job the worker should run next: the oldest running one (resumed after a crash), else the oldest queued. */
-export const nextJob = (engine: Engine): JobRow | undefined =>
+export const nextJob = (engine: Context): JobRow | undefined =>
   jobStatements(engine.db).next.get() as JobRow | undefined;
 
 /** Moves a queued job to running. */
-export function startJob(engine: Engine, jobId: string): JobRow {
+export function startJob(engine: Context, jobId: string): JobRow {
   jobStatements(engine.db).start.run(engine.now(), jobId);
   return readJob(engine, jobId)!;
 }
 
 /** Finished jobs whose notice has not been handled yet. */
-export const jobsToNotify = (engine: Engine): JobRow[] => jobStatements(engine.db).toNotify.all() as JobRow[];
+export const jobsToNotify = (engine: Context): JobRow[] =>
+  jobStatements(engine.db).toNotify.all() as JobRow[];
 
 /** Claims a job's notice; false when it was already claimed. */
-export const claimNotice = (engine: Engine, jobId: string): boolean =>
+export const claimNotice = (engine: Context, jobId: string): boolean =>
   jobStatements(engine.db).markNotified.run(jobId).changes === 1;
 
 /** Deletes result rows past their 7-day retention. */
-export function sweepResults(engine: Engine): void {
+export function sweepResults(engine: Context): void {
   jobStatements(engine.db).sweep.run(engine.now());
 }
 
@@ -132,7 +64,7 @@ export interface SubmitInput {
 }
 
 /** Queues a job over an uploaded list; 422 when the list is unknown, expired or of another entity type. */
-export function submitJob(engine: Engine, account: Account, input: SubmitInput): JobRow {
+export function submitJob(engine: Context, account: Account, input: SubmitInput): JobRow {
   const list = getList(engine, account.account_id, input.list_id);
   const loc = ['body', 'list_id'];
   if (!list)
@@ -156,7 +88,7 @@ export function submitJob(engine: Engine, account: Account, input: SubmitInput):
   // After the list checks, before anything is written: a caller's check that may be costlier (research
   // compiles its output schema here, never for an unknown list).
   input.checkParameters?.();
-  const job_id = `job_${randomBytes(12).toString('hex')}`;
+  const job_id = engine.newId('job', 12);
   const s = jobStatements(engine.db);
   s.insert.run({
     job_id,
@@ -174,14 +106,14 @@ export function submitJob(engine: Engine, account: Account, input: SubmitInput):
 }
 
 /** One of an account's jobs, or 404. */
-export function getJob(engine: Engine, accountId: string, jobId: string): JobRow {
+export function getJob(engine: Context, accountId: string, jobId: string): JobRow {
   const job = jobStatements(engine.db).ofAccount.get(jobId, accountId) as JobRow | undefined;
   if (!job) throw new EngineError('NOT_FOUND', `Job '${jobId}' not found`);
   return job;
 }
 
 /** A page of an account's jobs, newest first. */
-export function listJobs(engine: Engine, accountId: string, status: JobStatus | undefined, skip: number) {
+export function listJobs(engine: Context, accountId: string, status: JobStatus | undefined, skip: number) {
   const s = jobStatements(engine.db);
   const args = { account_id: accountId, status: status ?? null };
   return {
@@ -191,7 +123,7 @@ export function listJobs(engine: Engine, accountId: string, status: JobStatus | 
 }
 
 /** Cancels a queued or running job (rows already committed stay, and stay charged); a finished job is returned as is. */
-export function cancelJob(engine: Engine, accountId: string, jobId: string): JobRow {
+export function cancelJob(engine: Context, accountId: string, jobId: string): JobRow {
   return engine.db
     .transaction(() => {
       const job = getJob(engine, accountId, jobId);
@@ -204,7 +136,7 @@ export function cancelJob(engine: Engine, accountId: string, jobId: string): Job
 
 /** Ends a job; results (the rows committed so far) get a download token when there are any. */
 export function finishJob(
-  engine: Engine,
+  engine: Context,
   job: JobRow,
   status: JobStatus,
   error: Record<string, unknown> | null,
@@ -241,7 +173,7 @@ export type BatchOutcome =
  * running at the expected cursor (a cancelled or already-advanced job commits nothing). Completes the
  * job when the last row lands.
  */
-export function commitBatch(engine: Engine, jobId: string, batch: BatchWrite): BatchOutcome {
+export function commitBatch(engine: Context, jobId: string, batch: BatchWrite): BatchOutcome {
   const s = jobStatements(engine.db);
   try {
     return engine.db
@@ -274,13 +206,13 @@ export function commitBatch(engine: Engine, jobId: string, batch: BatchWrite): B
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** Where a job's results are served (engine option `jobs.baseUrl` makes it absolute). */
-export function resultsUrl(engine: Engine, job: JobRow): string {
-  const base = (engine.options as { jobs?: { baseUrl?: string } }).jobs?.baseUrl ?? '';
+export function resultsUrl(engine: Context, job: JobRow): string {
+  const base = engine.settings.jobs.baseUrl;
   return `${base.replace(/\/+$/, '')}/v2/jobs/results/${job.job_id}?token=${job.results_token}`;
 }
 
 /** `V2JobStatusResponse`. */
-export function jobStatusBody(engine: Engine, job: JobRow): Record<string, unknown> {
+export function jobStatusBody(engine: Context, job: JobRow): Record<string, unknown> {
   const body: Record<string, unknown> = {
     job_id: job.job_id,
     status: job.status,
@@ -318,7 +250,7 @@ export function jobListItem(job: JobRow): Record<string, unknown> {
 }
 
 /** The result lines of a job when `token` is its download token and the results have not expired. */
-export function jobResultLines(engine: Engine, jobId: string, token: string | undefined): string[] {
+export function jobResultLines(engine: Context, jobId: string, token: string | undefined): string[] {
   const job = jobStatements(engine.db).get.get(jobId) as JobRow | undefined;
   if (!job || !job.results_token || token === undefined || !sameSecret(token, job.results_token))
     throw new EngineError('NOT_FOUND', 'Results not found');

@@ -3,11 +3,10 @@
  * row, at most 10,000 rows. Every row is validated first; a file with any bad row is refused with the
  * bad rows listed (422) and nothing is stored. Lists expire after `LIST_TTL_MS`.
  */
-import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/open.js';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError, type ValidationIssue } from '../errors.js';
 import { BUSINESS_ID, PROSPECT_ID } from '../schemas/records.js';
+import { uploadStatements } from '../store/sql/jobs.js';
 
 export type EntityType = 'business' | 'prospect';
 
@@ -40,21 +39,7 @@ interface ListRow extends Omit<EntityList, 'ids' | 'entity_type'> {
   ids: string;
 }
 
-const statements = new WeakMap<Db, ReturnType<typeof prepare>>();
-function prepare(db: Db) {
-  return {
-    insert: db.prepare(
-      `INSERT INTO entity_id_lists (list_id, account_id, entity_type, name, description, row_count, ids, created_at, expires_at)
-       VALUES (@list_id, @account_id, @entity_type, @name, @description, @row_count, @ids, @created_at, @expires_at)`,
-    ),
-    get: db.prepare('SELECT * FROM entity_id_lists WHERE list_id = ? AND account_id = ?'),
-  };
-}
-const stmts = (db: Db) => {
-  let s = statements.get(db);
-  if (!s) statements.set(db, (s = prepare(db)));
-  return s;
-};
+const stmts = uploadStatements;
 
 const HEADER_NAMES = ['business_id', 'prospect_id', 'entity_id', 'id', 'business_ids', 'prospect_ids'];
 
@@ -151,7 +136,7 @@ export interface UploadInput {
 }
 
 /** Validates and stores a list; throws a 422 listing bad rows (nothing stored). */
-export function createList(engine: Engine, accountId: string, input: UploadInput): EntityList {
+export function createList(engine: Context, accountId: string, input: UploadInput): EntityList {
   const long: ValidationIssue[] = [];
   for (const [field, max] of [
     ['name', MAX_LIST_NAME],
@@ -171,7 +156,7 @@ export function createList(engine: Engine, accountId: string, input: UploadInput
   if (!parsed.ok) throw EngineError.validation(parsed.issues);
   const now = engine.now();
   const list: EntityList = {
-    list_id: `lst_${randomBytes(12).toString('hex')}`,
+    list_id: engine.newId('lst', 12),
     account_id: accountId,
     entity_type: input.entity_type,
     name: input.name,
@@ -186,7 +171,7 @@ export function createList(engine: Engine, accountId: string, input: UploadInput
 }
 
 /** An account's list, or null (unknown or another account's). Expired lists are returned as they are. */
-export function getList(engine: Engine, accountId: string, listId: string): EntityList | null {
+export function getList(engine: Context, accountId: string, listId: string): EntityList | null {
   const row = stmts(engine.db).get.get(listId, accountId) as ListRow | undefined;
   return row ? { ...row, ids: row.ids === '' ? [] : row.ids.split('\n') } : null;
 }

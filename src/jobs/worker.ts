@@ -17,24 +17,12 @@ import {
   type JobRow,
 } from './state.js';
 import { getList } from './uploads.js';
-import type { ResearchProvider } from '../core/research/provider.js';
-import type { Engine } from '../engine.js';
+import { kind, type Context } from '../runtime/context.js';
+import type { JobWorkerOptions } from '../runtime/settings.js';
 import { computeBatch } from './batch.js';
-import { sendJobNotice, wantsNotice, type SmtpOptions } from './notify.js';
+import { sendJobNotice, wantsNotice } from './notify.js';
 
-export interface JobWorkerOptions {
-  /** Input rows per batch (one transaction each). Default 500. */
-  batchSize?: number;
-  /** How often an idle worker looks for new jobs, ms. Default 1000 (submits wake it at once). */
-  pollMs?: number;
-  smtp?: SmtpOptions;
-  /** Research provider for research jobs (default: the engine's). */
-  research?: ResearchProvider;
-  /** Called after each committed batch (tests, progress logs). */
-  onBatch?: (job: JobRow) => void;
-  /** Called when a job cannot run (unexpected error); the job is marked failed. */
-  onError?: (error: unknown, job: JobRow) => void;
-}
+export type { JobWorkerOptions } from '../runtime/settings.js';
 
 export interface JobWorker {
   /** Wakes the worker (a job was submitted). */
@@ -46,22 +34,18 @@ export interface JobWorker {
   readonly stopped: boolean;
 }
 
-// Documented module state: the running worker of each engine. Submitting a job (a route holding only
-// the engine) must find and wake it, and one engine must never run two; the engine's lifecycle
-// starts it (`ensureJobWorker`) and stops it (`close`). A WeakMap, so a dropped engine takes its entry
-// with it. The narrow context of issue #14 part 1 is where this becomes a field.
-const workers = new WeakMap<Engine, JobWorker>();
+/** The engine's worker, held by the context (one per engine). */
+const WORKER = kind('jobs.worker', (): { current?: JobWorker } => ({}));
 
 /** The worker running for an engine, if any. */
-export const jobWorkerOf = (engine: Engine): JobWorker | undefined => workers.get(engine);
+export const jobWorkerOf = (engine: Context): JobWorker | undefined => engine.services.get(WORKER).current;
 
 /**
  * The engine's worker, started on first need (a job submitted, or jobs left by a crashed process at
  * open), unless the engine was opened with `jobs: { worker: false }` or read-only.
  */
-export function ensureJobWorker(engine: Engine): JobWorker | undefined {
-  const options = engine.options as { readonly?: boolean; jobs?: { worker?: boolean } };
-  if (options.readonly || options.jobs?.worker === false || engine.closed) return undefined;
+export function ensureJobWorker(engine: Context): JobWorker | undefined {
+  if (engine.settings.readonly || !engine.settings.jobs.worker || engine.closed) return undefined;
   return startJobWorker(engine);
 }
 
@@ -69,10 +53,11 @@ export function ensureJobWorker(engine: Engine): JobWorker | undefined {
  * Starts the worker of an engine (one per engine; a second call returns the running one).
  * @example const worker = startJobWorker(engine, { batchSize: 500 }); …; await worker.stop();
  */
-export function startJobWorker(engine: Engine, options: JobWorkerOptions = {}): JobWorker {
-  const existing = workers.get(engine);
+export function startJobWorker(engine: Context, options: JobWorkerOptions = {}): JobWorker {
+  const slot = engine.services.get(WORKER);
+  const existing = slot.current;
   if (existing && !existing.stopped) return existing;
-  const engineJobs = (engine.options as { jobs?: JobWorkerOptions }).jobs ?? {};
+  const engineJobs = engine.settings.jobs;
   const opts: JobWorkerOptions = { ...engineJobs, ...options };
   const batchSize = Math.max(1, opts.batchSize ?? 500);
   const pollMs = opts.pollMs ?? 1000;
@@ -194,12 +179,12 @@ export function startJobWorker(engine: Engine, options: JobWorkerOptions = {}): 
       stopped = true;
       wake?.();
       await done;
-      if (workers.get(engine) === worker) workers.delete(engine);
+      if (slot.current === worker) slot.current = undefined;
     },
     get stopped() {
       return stopped;
     },
   };
-  workers.set(engine, worker);
+  slot.current = worker;
   return worker;
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { anyCase, Bool, FreeObject, LIMITS, list } from './bounds.js';
-import { JOB_STATUSES } from './enums.js';
+import { JOB_STATUSES, type EntityType } from './enums.js';
 import { CONTACT_TYPES, WATERFALL_MODES } from './enrich.js';
 
 export const JobStatus = anyCase(JOB_STATUSES);
@@ -44,3 +44,29 @@ export const JobsListQuery = z.strictObject({
   skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 export type JobsListQuery = z.output<typeof JobsListQuery>;
+
+/** A row of the `jobs` table, as the account layer and the worker read it. */
+export interface JobRow {
+  seq: number;
+  job_id: string;
+  account_id: string;
+  entity_type: EntityType;
+  /** v2 enrichment name, or `research`. */
+  enrichment: string;
+  endpoint: string;
+  list_id: string;
+  row_count: number;
+  parameters: string | null;
+  notifications: string | null;
+  status: JobStatus;
+  cursor: number;
+  total_credits: number;
+  total_results: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  results_token: string | null;
+  results_expires_at: number | null;
+  error: string | null;
+  notified: number;
+}

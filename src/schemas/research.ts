@@ -4,6 +4,7 @@
  * inputs `{business_id | prospect_id, custom_fields?}`.
  */
 import { z } from 'zod';
+import type { EntityType } from './enums.js';
 import { BusinessId, ProspectId } from './records.js';
 
 /**
@@ -149,3 +150,32 @@ export const ProspectResearchBody = z.strictObject({
   parameters: ResearchParams,
   prospects: oneOrMany(ProspectInput),
 });
+
+/** The research provider contract (`core/research/provider.ts` explains it): one task per entity in. */
+export interface ResearchTask {
+  entity_type: EntityType;
+  entity_id: string;
+  /** The entity's record (enrichments included; prospects also carry their company columns). */
+  record: Record<string, unknown>;
+  custom_fields: Record<string, unknown>;
+  /** The caller's JSON Schema of the result. */
+  output_schema: Record<string, unknown>;
+  /** The task, rendered from `query` or `prompt_template`. */
+  prompt: string;
+}
+
+export interface ResearchAnswer {
+  /** The structured result (validated against `output_schema` by the caller). */
+  result: unknown;
+  /** How the answer was produced, shown to the caller. */
+  note?: string;
+  /** Result paths the provider had no answer for (null in `result`). */
+  unanswered?: string[];
+  /** URLs the answer cites (web grounding). */
+  sources?: string[];
+}
+
+export interface ResearchProvider {
+  readonly name: string;
+  research(task: ResearchTask): Promise<ResearchAnswer>;
+}

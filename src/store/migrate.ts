@@ -4,7 +4,7 @@
  */
 import { decodeDoc } from './codec.js';
 import { companyWebsite } from './derive.js';
-import type { Db } from './open.js';
+import type { Db } from './db.js';
 import { businessFacets, businessWire, prospectFacets, prospectWire } from './wire.js';
 
 const ADDED: Readonly<Record<'businesses' | 'prospects', readonly string[]>> = {

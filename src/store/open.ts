@@ -1,9 +1,11 @@
 /** Opens a SQLite file (or `:memory:`) with the pragmas a read-mostly analytical store wants. */
 import Database from 'better-sqlite3';
+import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { metaStatements } from './sql/meta.js';
 
-export type Db = Database.Database;
+export type { Db } from './db.js';
 
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
   const db = new Database(path, { readonly: options.readonly ?? false });
@@ -26,27 +28,10 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   return db;
 }
 
-// Prepared once per connection: `engine.cached` reads `data_version` on every call, and preparing the
-// statement each time cost more than running it.
-const metaStatements = new WeakMap<Db, { get: Database.Statement; set: Database.Statement }>();
-function meta(db: Db) {
-  let s = metaStatements.get(db);
-  if (!s) {
-    s = {
-      get: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
-      set: db.prepare(
-        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      ),
-    };
-    metaStatements.set(db, s);
-  }
-  return s;
-}
-
 export function getMeta(db: Db, key: string): string | undefined {
-  return (meta(db).get.get(key) as string | undefined) ?? undefined;
+  return (metaStatements(db).get.get(key) as string | undefined) ?? undefined;
 }
 
 export function setMeta(db: Db, key: string, value: string): void {
-  meta(db).set.run(key, value);
+  metaStatements(db).set.run(key, value);
 }

@@ -3,13 +3,13 @@
  * reads it through `decodeDoc`) plus what reads need without decoding it: the normalised columns that
  * filters, stats, match and autocomplete read, `wire` (the pre-built fetch record) and `facets` (the
  * multi-valued fields the in-memory indexes read), see `wire.ts`. The dense `rowid` is the id inside
- * every in-memory index. Modules that own state (accounts, credits, webhooks, jobs) add their DDL to
- * `SCHEMA`.
+ * every in-memory index. The DDL of the state that requests change (accounts, credits, webhooks, jobs,
+ * OAuth) is in `sql/<area>.ts`, beside that area's statements; `SCHEMA` gathers it.
  */
-import { ACCOUNT_SCHEMA } from '../account/schema.js';
-import { JOBS_SCHEMA } from '../account/jobs-schema.js';
-import { OAUTH_SCHEMA } from '../account/oauth-schema.js';
-import { EVENTS_ACCOUNT_DDL } from '../account/events-schema.js';
+import { ACCOUNT_SCHEMA } from './sql/accounts.js';
+import { JOBS_SCHEMA } from './sql/jobs.js';
+import { OAUTH_SCHEMA } from './sql/oauth.js';
+import { EVENTS_ACCOUNT_DDL } from './sql/webhooks.js';
 
 /**
  * 3: `wire`, `facets`, `website_url`, `linkedin_profile` before `doc` (older files are migrated on open).

@@ -1,5 +1,12 @@
-/** Prepared statements, the better-sqlite3 way: each module prepares its set once per database. */
-import type { Db } from './open.js';
+/**
+ * Prepared statements, the better-sqlite3 way: each area's set (`sql/<area>.ts`) is prepared once per
+ * database, on first use. This is the one memoisation of statements in the engine.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+
+/** A set of named statements (spelled out so declaration emit can name the type). */
+export type Statements<K extends string> = { readonly [P in K]: Statement };
 
 /**
  * Memoises `prepare` per database: the statements are prepared on first use and reused after.

@@ -4,7 +4,7 @@
  * or headers).
  */
 import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { webhookSettings, type WebhookRow } from './registry.js';
 import { sendToWebhook } from './send.js';
 
@@ -41,7 +41,7 @@ const PROSPECT_SIMULATIONS = new Set([
  * never the receiver's body or headers.
  */
 export async function checkConnectivity(
-  engine: Engine,
+  engine: Context,
   webhook: WebhookRow,
   input: ConnectivityInput,
   options: { timeoutMs?: number } = {},

@@ -14,7 +14,7 @@
  * …
  * await worker.stop();
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import {
   RETRIES_EXHAUSTED,
   dueDeliveries,
@@ -72,7 +72,7 @@ export function retryAfterMs(value: string | null, now: number): number | null {
 const MAX_RETRY_AFTER_MS = 6 * 3_600_000;
 
 /** Starts a worker for `engine`; it first resumes every pending delivery left by an earlier process. */
-export function startDeliveryWorker(engine: Engine, options: DeliveryWorkerOptions = {}): DeliveryWorker {
+export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const settings = webhookSettings(engine);
   const schedule = options.retrySchedule ?? settings.retrySchedule;
   const allowPrivateTargets = options.allowPrivateTargets ?? settings.allowPrivateTargets;

@@ -9,16 +9,14 @@
  * createEnrollment(engine, account, { version: 1, entityType: 'business', enrollmentKey: 'acme',
  *   eventTypes: ['new_office'], ids: ['0f…'] });
  */
-import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
-import type { Account } from '../facade/types.js';
+import type { Account } from '../account/types.js';
 import type { EntityType } from '../schemas/enums.js';
 import type { ApiVersion } from '../schemas/events.js';
 import { eventNameFor, idsField } from '../schemas/events.js';
-import type { Db } from '../store/open.js';
-import { preparedOnce } from '../store/statements.js';
 import { getWebhook } from './registry.js';
+import { enrollmentStatements, type EnrollmentStatements } from '../store/sql/webhooks.js';
 
 export interface EnrollmentRow {
   rowid: number;
@@ -45,35 +43,9 @@ export interface EnrollmentMatch {
   webhook_rowid: number | null;
 }
 
-function prepare(db: Db) {
-  return {
-    insert:
-      db.prepare(`INSERT INTO enrollments (enrollment_id, account_id, partner_id, api_version, entity_type,
-      enrollment_key, event_types, entity_ids, webhook_rowid, created_at, updated_at)
-      VALUES (@enrollment_id, @account_id, @partner_id, @api_version, @entity_type, @enrollment_key, @event_types,
-      @entity_ids, @webhook_rowid, @now, @now)`),
-    byId: db.prepare(`SELECT * FROM enrollments WHERE enrollment_id = ? AND account_id = ? AND api_version = ?
-      AND entity_type = ?`),
-    byRowid: db.prepare('SELECT * FROM enrollments WHERE rowid = ?'),
-    list: db.prepare(`SELECT * FROM enrollments WHERE account_id = ? AND api_version = ? AND entity_type = ?
-      ORDER BY created_at, rowid`),
-    update: db.prepare(`UPDATE enrollments SET enrollment_key = @enrollment_key, event_types = @event_types,
-      entity_ids = @entity_ids, webhook_rowid = @webhook_rowid, updated_at = @now WHERE rowid = @rowid`),
-    remove: db.prepare('DELETE FROM enrollments WHERE rowid = ?'),
-    clearTargets: db.prepare('DELETE FROM enrollment_targets WHERE enrollment_rowid = ?'),
-    addTarget: db.prepare(
-      'INSERT OR IGNORE INTO enrollment_targets (entity_id, event_name, enrollment_rowid) VALUES (?, ?, ?)',
-    ),
-    match: db.prepare(`SELECT e.enrollment_id, e.account_id, e.partner_id, e.api_version, e.enrollment_key,
-      COALESCE(e.webhook_rowid, (SELECT w.rowid FROM webhooks w WHERE w.account_id = e.account_id
-        AND w.api_version = 1)) AS webhook_rowid
-      FROM enrollment_targets t JOIN enrollments e ON e.rowid = t.enrollment_rowid
-      WHERE t.entity_id = ? AND t.event_name = ? ORDER BY e.rowid`),
-  };
-}
-type Statements = ReturnType<typeof prepare>;
-const statementsOf = preparedOnce(prepare);
-const stmts = (engine: Engine) => statementsOf(engine.db);
+type Statements = EnrollmentStatements;
+const statementsOf = enrollmentStatements;
+const stmts = (engine: Context) => statementsOf(engine.db);
 
 export interface EnrollmentInput {
   version: ApiVersion;
@@ -92,11 +64,11 @@ function writeTargets(s: Statements, rowid: number | bigint, ids: string[], even
 }
 
 /** Creates an enrollment (a v2 one must name a webhook of the same account: 404 otherwise). */
-export function createEnrollment(engine: Engine, account: Account, input: EnrollmentInput): EnrollmentRow {
+export function createEnrollment(engine: Context, account: Account, input: EnrollmentInput): EnrollmentRow {
   const s = stmts(engine);
   const webhookRowid = input.version === 2 ? getWebhook(engine, account, input.webhookId ?? '').rowid : null;
   const { lastInsertRowid } = s.insert.run({
-    enrollment_id: `en_${randomBytes(8).toString('hex')}`,
+    enrollment_id: engine.newId('en', 8),
     account_id: account.account_id,
     partner_id: account.partner_id,
     api_version: input.version,
@@ -113,7 +85,7 @@ export function createEnrollment(engine: Engine, account: Account, input: Enroll
 
 /** One enrollment of the account in this version and entity type, or 404. */
 export function getEnrollment(
-  engine: Engine,
+  engine: Context,
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
@@ -126,7 +98,7 @@ export function getEnrollment(
 }
 
 export function listEnrollments(
-  engine: Engine,
+  engine: Context,
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
@@ -143,7 +115,7 @@ export interface EnrollmentPatch {
 
 /** Updates an enrollment; monitoring follows the new ids and types from the next ingested event on. */
 export function updateEnrollment(
-  engine: Engine,
+  engine: Context,
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
@@ -172,7 +144,7 @@ export function updateEnrollment(
 
 /** Deletes an enrollment (404 when it is not the account's); its targets go with it. */
 export function deleteEnrollment(
-  engine: Engine,
+  engine: Context,
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
@@ -185,7 +157,7 @@ export function deleteEnrollment(
 }
 
 /** Enrollments that an event of `eventName` (stored name) about `entityId` matches. */
-export function matchEnrollments(engine: Engine, entityId: string, eventName: string): EnrollmentMatch[] {
+export function matchEnrollments(engine: Context, entityId: string, eventName: string): EnrollmentMatch[] {
   return stmts(engine).match.all(entityId, eventName) as EnrollmentMatch[];
 }
 

@@ -9,7 +9,7 @@
  * const hook = createWebhook(engine, account, { url: 'https://example.com/hook' });
  * const worker = startDeliveryWorker(engine); // what `openEngine` does
  */
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { webhookSettings } from './registry.js';
 import { checkUrl, type UrlCheck } from './ssrf.js';
 
@@ -51,6 +51,6 @@ export { checkConnectivity, type ConnectivityInput, type ConnectivityResult } fr
 export { verifyXSignature } from './signature.js';
 
 /** A webhook URL checked against the engine's SSRF policy, before any DNS lookup (the 422 of a route). */
-export function checkTarget(engine: Engine, url: string): UrlCheck {
+export function checkTarget(engine: Context, url: string): UrlCheck {
   return checkUrl(url, { allowPrivateTargets: webhookSettings(engine).allowPrivateTargets });
 }

@@ -5,14 +5,12 @@
  * `pending` until it is `delivered`, `failed` (a permanent answer, or retries ran out) or `cancelled`
  * (its webhook was deleted). Pending rows survive restarts: a new worker picks them up.
  */
-import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
-import type { Db } from '../store/open.js';
-import { preparedOnce } from '../store/statements.js';
+import type { Context } from '../runtime/context.js';
+import { outboxStatements } from '../store/sql/webhooks.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 /** `last_error` of a delivery whose retry schedule ran out (re-queued when its webhook is re-enabled). */
-export const RETRIES_EXHAUSTED = 'retries_exhausted';
+export { RETRIES_EXHAUSTED } from '../store/sql/webhooks.js';
 
 /** The JSON body of a delivery, as documented by the live service. */
 export interface DeliveryPayload {
@@ -43,47 +41,18 @@ export interface DeliveryRow {
   updated_at: number;
 }
 
-function prepare(db: Db) {
-  return {
-    insert:
-      db.prepare(`INSERT INTO deliveries (delivery_id, webhook_rowid, event_id, enrollment_id, payload, status,
-      attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`),
-    due: db.prepare(`SELECT d.* FROM deliveries d JOIN webhooks w ON w.rowid = d.webhook_rowid
-      WHERE d.status = 'pending' AND w.status = 'active' AND d.next_attempt_at <= ?
-      ORDER BY d.next_attempt_at, d.rowid LIMIT ?`),
-    nextDue: db
-      .prepare(
-        `SELECT min(d.next_attempt_at) FROM deliveries d JOIN webhooks w ON w.rowid = d.webhook_rowid
-      WHERE d.status = 'pending' AND w.status = 'active'`,
-      )
-      .pluck(),
-    byRowid: db.prepare('SELECT * FROM deliveries WHERE rowid = ?'),
-    delivered:
-      db.prepare(`UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = @now,
-      last_status = @code, last_error = NULL, updated_at = @now WHERE rowid = @rowid AND status = 'pending'`),
-    retry:
-      db.prepare(`UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = @next, last_attempt_at = @now,
-      last_status = @code, last_error = @error, updated_at = @now WHERE rowid = @rowid AND status = 'pending'`),
-    failed:
-      db.prepare(`UPDATE deliveries SET status = 'failed', attempts = attempts + 1, last_attempt_at = @now,
-      last_status = @code, last_error = @error, updated_at = @now WHERE rowid = @rowid AND status = 'pending'`),
-    requeue: db.prepare(`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = @now,
-      updated_at = @now WHERE webhook_rowid = @webhook AND status = 'failed' AND last_error = '${RETRIES_EXHAUSTED}'`),
-    ofWebhook: db.prepare('SELECT * FROM deliveries WHERE webhook_rowid = ? ORDER BY rowid'),
-  };
-}
-const statementsOf = preparedOnce(prepare);
-const stmts = (engine: Engine) => statementsOf(engine.db);
+const statementsOf = outboxStatements;
+const stmts = (engine: Context) => statementsOf(engine.db);
 
 /** Writes one pending delivery (call inside the transaction that stores the event). */
 export function enqueueDelivery(
-  engine: Engine,
+  engine: Context,
   webhookRowid: number,
   enrollmentId: string | null,
   payload: DeliveryPayload,
   now: number,
 ): string {
-  const deliveryId = `msg_${randomBytes(12).toString('hex')}`;
+  const deliveryId = engine.newId('msg', 12);
   stmts(engine).insert.run(
     deliveryId,
     webhookRowid,
@@ -98,29 +67,29 @@ export function enqueueDelivery(
 }
 
 /** Pending deliveries of active webhooks that are due at `now`, oldest first. */
-export function dueDeliveries(engine: Engine, now: number, limit: number): DeliveryRow[] {
+export function dueDeliveries(engine: Context, now: number, limit: number): DeliveryRow[] {
   return stmts(engine).due.all(now, limit) as DeliveryRow[];
 }
 
 /** When the next pending delivery of an active webhook is due (null when there is none). */
-export function nextDueAt(engine: Engine): number | null {
+export function nextDueAt(engine: Context): number | null {
   return (stmts(engine).nextDue.get() as number | null) ?? null;
 }
 
-export function deliveryByRowid(engine: Engine, rowid: number): DeliveryRow | undefined {
+export function deliveryByRowid(engine: Context, rowid: number): DeliveryRow | undefined {
   return stmts(engine).byRowid.get(rowid) as DeliveryRow | undefined;
 }
 
-export function deliveriesOfWebhook(engine: Engine, webhookRowid: number): DeliveryRow[] {
+export function deliveriesOfWebhook(engine: Context, webhookRowid: number): DeliveryRow[] {
   return stmts(engine).ofWebhook.all(webhookRowid) as DeliveryRow[];
 }
 
-export function markDelivered(engine: Engine, rowid: number, code: number, now: number): void {
+export function markDelivered(engine: Context, rowid: number, code: number, now: number): void {
   stmts(engine).delivered.run({ rowid, code, now });
 }
 
 export function markRetry(
-  engine: Engine,
+  engine: Context,
   rowid: number,
   next: number,
   code: number | null,
@@ -131,7 +100,7 @@ export function markRetry(
 }
 
 export function markFailed(
-  engine: Engine,
+  engine: Context,
   rowid: number,
   code: number | null,
   error: string,
@@ -144,6 +113,6 @@ export function markFailed(
  * Puts back the deliveries whose retries ran out, when their webhook is active again (the caller
  * wakes the delivery worker: `wake.ts`).
  */
-export function requeueExhausted(engine: Engine, webhookRowid: number, now: number): number {
+export function requeueExhausted(engine: Context, webhookRowid: number, now: number): number {
   return stmts(engine).requeue.run({ webhook: webhookRowid, now }).changes;
 }

@@ -9,42 +9,26 @@
  * rotateSecret(engine, account, hook.webhook_id, 3600); // old secret still signs for an hour
  */
 import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
-import type { Account } from '../facade/types.js';
+import type { Account } from '../account/types.js';
 import type { PayloadFormat, WebhookStatus } from '../schemas/events.js';
-import type { Db } from '../store/open.js';
-import { preparedOnce } from '../store/statements.js';
 import { requeueExhausted } from './outbox.js';
 import { wakeDelivery } from './wake.js';
+import { webhookStatements } from '../store/sql/webhooks.js';
+import type { WebhookSettings } from '../runtime/settings.js';
 
 /** v2 webhooks per account. */
 export const MAX_WEBHOOKS = 10;
 /** Default grace period of a rotated secret (the previous one keeps signing). */
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
 
-export interface WebhookSettings {
-  /** Allow http and private, loopback, link-local and metadata targets (tests, local development). */
-  allowPrivateTargets: boolean;
-  /** Delays in ms between attempts; its length bounds the number of retries. */
-  retrySchedule: readonly number[];
-  /** DNS resolver for the SSRF guard (tests); default `dns.lookup`. */
-  resolver?: (hostname: string) => Promise<{ address: string; family: number }[]>;
-}
-
-/** About a day in total: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h. */
-export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [
-  10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000,
-];
+// The settings' types live with the other settings (`runtime/settings.ts`); re-exported for callers.
+export { DEFAULT_RETRY_SCHEDULE, type WebhookSettings } from '../runtime/settings.js';
 
 /** The engine's `webhooks` options with their defaults. */
-export function webhookSettings(engine: Engine): WebhookSettings {
-  const given = (engine.options as { webhooks?: Partial<WebhookSettings> }).webhooks ?? {};
-  return {
-    allowPrivateTargets: given.allowPrivateTargets ?? false,
-    retrySchedule: given.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
-    resolver: given.resolver,
-  };
+export function webhookSettings(engine: Context): WebhookSettings {
+  return engine.settings.webhooks;
 }
 
 /**
@@ -78,43 +62,8 @@ export interface WebhookRow {
   updated_at: number;
 }
 
-function prepare(db: Db) {
-  return {
-    insert:
-      db.prepare(`INSERT INTO webhooks (webhook_id, account_id, partner_id, api_version, name, description, url,
-      headers, payload_format, status, disabled_reason, secret, created_at, updated_at)
-      VALUES (@webhook_id, @account_id, @partner_id, @api_version, @name, @description, @url, @headers,
-      @payload_format, @status, @disabled_reason, @secret, @now, @now)`),
-    byId: db.prepare('SELECT * FROM webhooks WHERE webhook_id = ? AND account_id = ? AND api_version = 2'),
-    byRowid: db.prepare('SELECT * FROM webhooks WHERE rowid = ?'),
-    v1Of: db.prepare('SELECT * FROM webhooks WHERE account_id = ? AND api_version = 1'),
-    list: db.prepare(
-      'SELECT * FROM webhooks WHERE account_id = ? AND api_version = 2 ORDER BY created_at, rowid',
-    ),
-    countV2: db.prepare('SELECT count(*) FROM webhooks WHERE account_id = ? AND api_version = 2').pluck(),
-    update:
-      db.prepare(`UPDATE webhooks SET name = @name, description = @description, url = @url, headers = @headers,
-      payload_format = @payload_format, status = @status, disabled_reason = @disabled_reason, updated_at = @now
-      WHERE rowid = @rowid`),
-    replaceV1:
-      db.prepare(`UPDATE webhooks SET url = @url, headers = @headers, payload_format = @payload_format,
-      status = 'active', disabled_reason = NULL, secret = @secret, previous_secret = NULL,
-      previous_secret_expires_at = NULL, updated_at = @now WHERE rowid = @rowid`),
-    rotate: db.prepare(`UPDATE webhooks SET previous_secret = secret, previous_secret_expires_at = @expires,
-      secret = @secret, updated_at = @now WHERE rowid = @rowid`),
-    disable: db.prepare(`UPDATE webhooks SET status = 'disabled', disabled_reason = @reason, updated_at = @now
-      WHERE rowid = @rowid AND status = 'active'`),
-    remove: db.prepare('DELETE FROM webhooks WHERE rowid = ?'),
-    enrollmentsOf: db
-      .prepare('SELECT enrollment_id FROM enrollments WHERE webhook_rowid = ? ORDER BY rowid')
-      .pluck(),
-    removeEnrollments: db.prepare('DELETE FROM enrollments WHERE webhook_rowid = ?'),
-    cancelDeliveries: db.prepare(`UPDATE deliveries SET status = 'cancelled', updated_at = ?
-      WHERE webhook_rowid = ? AND status = 'pending'`),
-  };
-}
-const statementsOf = preparedOnce(prepare);
-const stmts = (engine: Engine) => statementsOf(engine.db);
+const statementsOf = webhookStatements;
+const stmts = (engine: Context) => statementsOf(engine.db);
 
 export interface WebhookInput {
   url: string;
@@ -125,19 +74,15 @@ export interface WebhookInput {
   status?: WebhookStatus | null;
 }
 
-function newWebhookId(): string {
-  return `wh_${randomBytes(12).toString('hex')}`;
-}
-
 /** Creates a v2 webhook (409 beyond `MAX_WEBHOOKS`); the row carries the generated secret. */
-export function createWebhook(engine: Engine, account: Account, input: WebhookInput): WebhookRow {
+export function createWebhook(engine: Context, account: Account, input: WebhookInput): WebhookRow {
   const s = stmts(engine);
   if ((s.countV2.get(account.account_id) as number) >= MAX_WEBHOOKS) {
     throw new EngineError('CONFLICT', `A tenant may hold at most ${MAX_WEBHOOKS} webhooks`);
   }
   const status = input.status ?? 'active';
   const { lastInsertRowid } = s.insert.run({
-    webhook_id: newWebhookId(),
+    webhook_id: engine.newId('wh', 12),
     account_id: account.account_id,
     partner_id: account.partner_id,
     api_version: 2,
@@ -155,30 +100,30 @@ export function createWebhook(engine: Engine, account: Account, input: WebhookIn
 }
 
 /** A v2 webhook of the account, or 404. */
-export function getWebhook(engine: Engine, account: Account, webhookId: string): WebhookRow {
+export function getWebhook(engine: Context, account: Account, webhookId: string): WebhookRow {
   const row = stmts(engine).byId.get(webhookId, account.account_id) as WebhookRow | undefined;
   if (!row) throw new EngineError('NOT_FOUND', `Webhook ${webhookId} not found`);
   return row;
 }
 
-export function webhookByRowid(engine: Engine, rowid: number): WebhookRow | undefined {
+export function webhookByRowid(engine: Context, rowid: number): WebhookRow | undefined {
   return stmts(engine).byRowid.get(rowid) as WebhookRow | undefined;
 }
 
-export function listWebhooks(engine: Engine, account: Account, status?: WebhookStatus): WebhookRow[] {
+export function listWebhooks(engine: Context, account: Account, status?: WebhookStatus): WebhookRow[] {
   const rows = stmts(engine).list.all(account.account_id) as WebhookRow[];
   return status ? rows.filter((r) => r.status === status) : rows;
 }
 
 /** Re-queues the deliveries that ran out of retries and wakes the worker to send them. */
-function resumeDeliveries(engine: Engine, webhookRowid: number, now: number): void {
+function resumeDeliveries(engine: Context, webhookRowid: number, now: number): void {
   requeueExhausted(engine, webhookRowid, now);
   wakeDelivery(engine);
 }
 
 /** Applies a partial update; re-enabling resumes the deliveries that waited or ran out of retries. */
 export function updateWebhook(
-  engine: Engine,
+  engine: Context,
   account: Account,
   webhookId: string,
   patch: Partial<WebhookInput>,
@@ -212,7 +157,7 @@ export interface DeleteWebhookResult {
  * enrollments are deleted too (monitoring stops) and pending deliveries are cancelled.
  */
 export function deleteWebhook(
-  engine: Engine,
+  engine: Context,
   account: Account,
   webhookId: string,
   force: boolean,
@@ -235,7 +180,7 @@ export function deleteWebhook(
 
 /** Issues a new secret; the previous one keeps signing next to it for `graceSeconds`. */
 export function rotateSecret(
-  engine: Engine,
+  engine: Context,
   account: Account,
   webhookId: string,
   graceSeconds: number,
@@ -248,13 +193,13 @@ export function rotateSecret(
 }
 
 /** The account's v1 partner webhook, if registered. */
-export function getV1Webhook(engine: Engine, account: Account): WebhookRow | undefined {
+export function getV1Webhook(engine: Context, account: Account): WebhookRow | undefined {
   return stmts(engine).v1Of.get(account.account_id) as WebhookRow | undefined;
 }
 
 /** Registers (or replaces) the v1 partner webhook; a new secret is issued every time. */
 export function registerV1Webhook(
-  engine: Engine,
+  engine: Context,
   account: Account,
   input: { url: string; headers?: string[] | null; payload_format?: PayloadFormat | null },
 ): WebhookRow {
@@ -288,7 +233,7 @@ export function registerV1Webhook(
 }
 
 /** Deletes the v1 partner webhook (404 when none) and cancels its pending deliveries. */
-export function deleteV1Webhook(engine: Engine, account: Account): void {
+export function deleteV1Webhook(engine: Context, account: Account): void {
   const s = stmts(engine);
   const row = getV1Webhook(engine, account);
   if (!row) throw new EngineError('NOT_FOUND', `No webhook registered for partner ${account.partner_id}`);
@@ -297,7 +242,7 @@ export function deleteV1Webhook(engine: Engine, account: Account): void {
 }
 
 /** Marks a webhook disabled (the delivery worker, after a delivery ran out of retries). */
-export function disableWebhook(engine: Engine, rowid: number, reason: string): void {
+export function disableWebhook(engine: Context, rowid: number, reason: string): void {
   stmts(engine).disable.run({ rowid, reason, now: engine.now() });
 }
 

@@ -1,24 +1,18 @@
 /**
  * The running delivery worker's waker, per engine: a new delivery (ingest) or a re-enabled webhook
- * goes out at once rather than at the worker's next poll.
- *
- * Documented module state: the callers (`ingestEvents(engine, …)`, the webhook routes) hold only the
- * engine, and the worker is started and stopped by the engine's lifecycle, so its waker is found by the
- * engine's database. A WeakMap: a closed, dropped engine takes its entry with it. The narrow context
- * of issue #14 part 1 is where this becomes a field.
+ * goes out at once rather than at the worker's next poll. Held by the context's services (one per
+ * engine), registered by the worker the engine's lifecycle starts and stops.
  */
-import type { Engine } from '../engine.js';
-import type { Db } from '../store/open.js';
+import { kind, type Context } from '../runtime/context.js';
 
-const wakers = new WeakMap<Db, () => void>();
+const WAKER = kind('webhooks.waker', (): { wake?: () => void } => ({}));
 
 /** Registers (or, with null, removes) the engine's delivery worker. */
-export function registerWaker(engine: Engine, wake: (() => void) | null): void {
-  if (wake) wakers.set(engine.db, wake);
-  else wakers.delete(engine.db);
+export function registerWaker(engine: Context, wake: (() => void) | null): void {
+  engine.services.get(WAKER).wake = wake ?? undefined;
 }
 
 /** Tells the engine's delivery worker (if one runs) that deliveries may be due. */
-export function wakeDelivery(engine: Engine): void {
-  wakers.get(engine.db)?.();
+export function wakeDelivery(engine: Context): void {
+  engine.services.get(WAKER).wake?.();
 }

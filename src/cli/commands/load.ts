@@ -1,7 +1,7 @@
 /** `prospectdb load --db FILE [--strict] SNAPSHOT_DIR`: loads a snapshot and prints its report. */
 import { parseArgs } from 'node:util';
 import { openEngine } from '../../engine.js';
-import { buildIndexes } from '../../indexes/warm.js';
+import { buildIndexes } from '../../core/warm.js';
 import { progress } from '../progress.js';
 
 const HELP = `usage: prospectdb load --db FILE [--strict] [--json] SNAPSHOT_DIR

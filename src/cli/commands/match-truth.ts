@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { evaluateMatches, type Evaluation, type Scores } from '../../core/match/evaluate.js';
 import { openEngine } from '../../engine.js';
 import { textTable } from '../table.js';
-import { chunksOf, csvRows, jsonlRows, reportMissing } from './match.js';
+import { chunksOf, csvRows, jsonlRows, reportMissing } from '../rows.js';
 
 const USAGE =
   'usage: prospectdb match --db FILE (--businesses|--prospects) INPUT.{jsonl,csv}[.gz] --truth COLUMN [--errors OUT.jsonl] [--min-confidence X] [--json]';

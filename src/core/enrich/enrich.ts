@@ -2,7 +2,7 @@
  * Runs one enrichment over a list of ids: loads the records, builds the payloads from the enrichment table
  * and applies the v2 reshaping. Pure apart from reading the store; charging is the caller's job.
  */
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import { loadEntities } from './entities.js';
 import type { Payload } from './payloads.js';
 import type { BuildContext, EnrichmentDef } from './table.js';
@@ -25,7 +25,7 @@ function toV2(def: EnrichmentDef, p: Payload): Payload {
  * @example enrich(engine, findEnrichment('business', 'firmographics', 2)!, ids, { version: 2, params: null, defaultWaterfall: 'full' })
  */
 export function enrich(
-  engine: Engine,
+  engine: Context,
   def: EnrichmentDef,
   ids: readonly string[],
   ctx: BuildContext,

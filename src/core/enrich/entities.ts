@@ -1,10 +1,11 @@
 /**
  * Loads the records an enrichment reads: the decoded `doc` of each business or prospect (prospects also
- * carry their employer's company columns). Statements are prepared once per database.
+ * carry their employer's company columns). The statements are in `store/sql/search.ts`.
  */
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import type { Db } from '../../store/open.js';
 import { decodeDoc } from '../../store/codec.js';
+import { entityStatements } from '../../store/sql/search.js';
 import type { BusinessRecord, ProspectRecord } from '../../schemas/records.js';
 
 export type EntityType = 'business' | 'prospect';
@@ -24,23 +25,7 @@ interface Statements {
   prospect: { get(id: string): ({ doc: Buffer } & CompanyColumns) | undefined };
 }
 
-const statements = new WeakMap<Db, Statements>();
-
-function prepared(db: Db): Statements {
-  let s = statements.get(db);
-  if (!s) {
-    s = {
-      business: db.prepare(
-        'SELECT doc FROM businesses WHERE business_id = ?',
-      ) as unknown as Statements['business'],
-      prospect: db.prepare(
-        'SELECT doc, company_name, company_website, company_linkedin FROM prospects WHERE prospect_id = ?',
-      ) as unknown as Statements['prospect'],
-    };
-    statements.set(db, s);
-  }
-  return s;
-}
+const prepared = (db: Db) => entityStatements(db) as unknown as Statements;
 
 /** The id column of an entity type. */
 export const idKey = (entity: EntityType): 'business_id' | 'prospect_id' =>
@@ -51,7 +36,7 @@ export const idKey = (entity: EntityType): 'business_id' | 'prospect_id' =>
  * @example const found = loadEntities(engine, 'business', ['0f…']); found.get('0f…')?.record.name
  */
 export function loadEntities(
-  engine: Engine,
+  engine: Context,
   entity: EntityType,
   ids: readonly string[],
 ): Map<string, LoadedEntity> {

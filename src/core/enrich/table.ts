@@ -4,7 +4,7 @@
  * table; there is no per-enrichment handler.
  */
 import type { z } from 'zod';
-import type { ApiVersion } from '../../facade/types.js';
+import type { ApiVersion } from '../../schemas/version.js';
 import {
   BomboraParams,
   CONTACT_TYPES,

@@ -2,7 +2,7 @@
  * Batch matching: rows in, rows out in the same order. The indexes are looked up once per batch and
  * each row is answered from memory, so a batch costs no SQLite round trip per row.
  */
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import { matchBusinessRow, otherCandidates } from './businesses.js';
 import { companyContext } from './company-search.js';
 import { echoBusiness, echoProspect } from './input.js';
@@ -69,7 +69,7 @@ function finish<Row extends { input: unknown }>(
 
 /** Matches business rows; the i-th output row answers the i-th input row. */
 export function matchBusinessRows(
-  engine: Engine,
+  engine: Context,
   rows: readonly BusinessRowInput[],
   options: MatchOptions = {},
 ): BusinessMatchRow[] {
@@ -91,7 +91,7 @@ export function matchBusinessRows(
 
 /** Matches prospect rows; the i-th output row answers the i-th input row. */
 export function matchProspectRows(
-  engine: Engine,
+  engine: Context,
   rows: readonly ProspectRowInput[],
   options: MatchOptions = {},
 ): ProspectMatchRow[] {
@@ -123,7 +123,7 @@ function countMatches(rows: readonly { business_id?: string | null; prospect_id?
  * @example matchBusinesses(engine, [{ name: 'Acme Robotics', domain: 'acmerobotics.com' }])
  */
 export function matchBusinesses(
-  engine: Engine,
+  engine: Context,
   rows: readonly BusinessRowInput[],
   options: MatchOptions = {},
 ): BusinessesMatchResult {
@@ -136,7 +136,7 @@ export function matchBusinesses(
  * @example matchProspects(engine, [{ full_name: 'Jane Doe', company_name: 'Acme Robotics' }])
  */
 export function matchProspects(
-  engine: Engine,
+  engine: Context,
   rows: readonly ProspectRowInput[],
   options: MatchOptions = {},
 ): ProspectsMatchResult {

@@ -6,7 +6,7 @@
  * Global" may well be two companies. Only stop words ("the", "and", "of") stay light when unmatched. Gated: a pair that shares no near token (`nearTokens`) scores 0,
  * which is exactly the set the blocking index can find.
  */
-import { nearTokens, osaDistance, tokenSimilarity } from './similarity.js';
+import { nearTokens, osaDistance, tokenSimilarity } from '../../normalise/similarity.js';
 
 /** Mirrors the normaliser's weak words: present in the key, but weak evidence of identity. */
 const WEAK_WORDS: ReadonlySet<string> = new Set([

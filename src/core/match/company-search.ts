@@ -3,7 +3,7 @@
  * deletion neighbourhood and the calibrated scorer. Shared by the business matcher and by the prospect
  * matcher (to resolve `company_name`).
  */
-import type { Engine } from '../../engine.js';
+import { kind, type Context } from '../../runtime/context.js';
 import {
   businessMatchIndex,
   businessNameIndex,
@@ -53,10 +53,16 @@ export interface CompanyContext {
   form(pos: number): string;
 }
 
-export function companyContext(engine: Engine, detail = true, minConfidence?: number): CompanyContext {
+// Scored names by position, filled on first use and kept for the data version.
+const SCORED = kind(
+  'match.businesses.scored',
+  (e) => new Array<ScoredName | undefined>(businessMatchIndex(e).size),
+);
+
+export function companyContext(engine: Context, detail = true, minConfidence?: number): CompanyContext {
   const index = businessMatchIndex(engine);
   // Filled on first use, by position (a candidate is scored many times over a batch).
-  const cache = engine.cached('match.businesses.scored', () => new Array<ScoredName | undefined>(index.size));
+  const cache = engine.indexes.get(SCORED);
   let tokens: TokenIndex | undefined;
   return {
     index,

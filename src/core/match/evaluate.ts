@@ -6,7 +6,7 @@
  * `match_confidence` ≥ t, which is what `min_confidence: t` decides for every t at or above the
  * confidence of the best candidate the default decision left out (see the test that runs both).
  */
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import { matchBusinessRows, matchProspectRows } from './batch.js';
 import {
   BUSINESS_KEYS,
@@ -115,7 +115,7 @@ function label(truth: string | null | undefined): string | null {
  *   console.log(e.overall.precision, e.curve.find((p) => p.threshold === 0.9));
  */
 export function evaluateMatches(
-  engine: Engine,
+  engine: Context,
   rows: readonly (BusinessRowInput | ProspectRowInput)[],
   truths: readonly (string | null | undefined)[],
   options: EvaluateOptions = {},

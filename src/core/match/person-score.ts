@@ -9,7 +9,7 @@ import type { ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import { deletions, MIN_FUZZY_WORD } from '../../indexes/match/prospects.js';
 import { foldText, nameSkeleton, personTokens } from '../../normalise/index.js';
 import { GIVEN_VARIANTS } from '../../normalise/nicknames.js';
-import { jaroWinkler, osaDistance } from './similarity.js';
+import { jaroWinkler, osaDistance } from '../../normalise/similarity.js';
 import type { Scored } from './types.js';
 
 /**

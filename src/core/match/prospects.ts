@@ -7,7 +7,7 @@
  * and decided on a calibrated confidence. Rules (§3.2): `full_name` needs `company_name` or
  * `business_id`, and the reverse.
  */
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import type { KeyIndex } from '../../indexes/match/key-index.js';
 import { prospectMatchIndex, type ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import {
@@ -74,7 +74,7 @@ function companyHits(ctx: ProspectContext, name: string): readonly Scored[] {
   return hits;
 }
 
-export function prospectContext(engine: Engine, detail = true, minConfidence?: number): ProspectContext {
+export function prospectContext(engine: Context, detail = true, minConfidence?: number): ProspectContext {
   return {
     company: companyContext(engine, detail),
     detail,

@@ -2,7 +2,7 @@
  * Streaming batch API: any number of rows from a (sync or async) iterable, answered in order, in chunks
  * so a 1M-row file never sits in memory and the event loop breathes between chunks.
  */
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import { matchBusinessRows, matchProspectRows, minConfidenceOf } from './batch.js';
 import type {
   BusinessMatchRow,
@@ -50,7 +50,7 @@ async function* chunked<In, Out>(
  * @example for await (const r of matchBusinessStream(engine, rowsOf('crm.jsonl'))) write(r);
  */
 export function matchBusinessStream(
-  engine: Engine,
+  engine: Context,
   rows: AsyncIterable<BusinessRowInput> | Iterable<BusinessRowInput>,
   options: StreamOptions = {},
 ): AsyncGenerator<BusinessMatchRow> {
@@ -68,7 +68,7 @@ export function matchBusinessStream(
  * @example for await (const r of matchProspectStream(engine, rowsOf('leads.csv'))) write(r);
  */
 export function matchProspectStream(
-  engine: Engine,
+  engine: Context,
   rows: AsyncIterable<ProspectRowInput> | Iterable<ProspectRowInput>,
   options: StreamOptions = {},
 ): AsyncGenerator<ProspectMatchRow> {

@@ -3,7 +3,7 @@
  * every result against the caller's `output_schema`. A result that does not validate (or a provider
  * failure) becomes an `error` row, not charged.
  */
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import type { ResearchParams } from '../../schemas/research.js';
 import { loadEntities, type EntityType, type LoadedEntity } from '../enrich/entities.js';
 import { offlineProvider } from './offline.js';
@@ -22,10 +22,8 @@ export type ResearchRow =
   | { id: string; status: 'ok'; data: Record<string, unknown>; prompt: string };
 
 /** The provider an engine uses: option `research.provider`, else the offline one. */
-export function researchProvider(engine: Engine): ResearchProvider {
-  return (
-    (engine.options as { research?: { provider?: ResearchProvider } }).research?.provider ?? offlineProvider
-  );
+export function researchProvider(engine: Context): ResearchProvider {
+  return engine.settings.researchProvider ?? offlineProvider;
 }
 
 const lookup = (path: string, scopes: Record<string, unknown>[]): unknown => {
@@ -67,7 +65,7 @@ function recordOf(e: LoadedEntity): Record<string, unknown> {
  * @example await runResearch(engine, 'business', [{ id }], { output_schema, query: 'Who is the CEO?' })
  */
 export async function runResearch(
-  engine: Engine,
+  engine: Context,
   entity: EntityType,
   inputs: readonly ResearchInput[],
   params: ResearchParams,

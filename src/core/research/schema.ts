@@ -71,6 +71,8 @@ function newAjv(): Ajv {
   });
   return ajv;
 }
+// Cache (module-level on purpose: engine-independent): one compiler, made on the first compile, and
+// compiled schemas by JSON text, bounded by CACHE_LIMIT.
 let ajv: Ajv | undefined;
 const cache = new Map<string, ValidateFunction>();
 const CACHE_LIMIT = 200;

@@ -36,7 +36,7 @@ import {
   webhookByRowid,
   type EnrollmentRow,
 } from '../../webhooks/index.js';
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import type { EntityType } from '../../schemas/enums.js';
 import {
   idsField,
@@ -58,7 +58,7 @@ type Ctx = RouteContext<Body>;
 
 const plural = (entity: EntityType) => (entity === 'business' ? 'businesses' : 'prospects');
 
-function v2View(engine: Engine, row: EnrollmentRow) {
+function v2View(engine: Context, row: EnrollmentRow) {
   const webhookId =
     row.webhook_rowid === null ? null : (webhookByRowid(engine, row.webhook_rowid)?.webhook_id ?? null);
   return enrollmentView(row, 2, webhookId);

@@ -72,7 +72,7 @@ import {
   checkConnectivity,
   checkTarget,
 } from '../../webhooks/index.js';
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import { EngineError } from '../../errors.js';
 import {
   eventNameFor,
@@ -91,7 +91,7 @@ import {
 import type { Route, RouteContext } from '../types.js';
 
 /** 422 for a URL the SSRF policy refuses without DNS. */
-function assertTarget(engine: Engine, url: string, field: string): void {
+function assertTarget(engine: Context, url: string, field: string): void {
   const checked = checkTarget(engine, url);
   if (!checked.ok) {
     throw EngineError.validation([

@@ -11,7 +11,7 @@ import {
   rateLimitHeaders,
   type RateLimiter,
 } from '../../account/ratelimit.js';
-import type { Engine } from '../../engine.js';
+import { kind, type Context } from '../../runtime/context.js';
 import type { Account, FacadeOptions, FacadeRequest } from '../types.js';
 import type { Decoded } from './decode.js';
 import type { Refusal } from './respond.js';
@@ -32,19 +32,12 @@ export function createFacadeLimits(options: FacadeOptions): FacadeLimits {
   };
 }
 
-// The one piece of per-engine state the facade keeps: the limiters live as long as their engine (a
-// WeakMap, so a dropped engine takes its buckets with it). `handle(engine, …)` is a free function, so
-// the engine is the key; the narrow context of issue #14 part 1 is where this moves to as a field.
-const limitsByEngine = new WeakMap<Engine, FacadeLimits>();
+// The limiters live as long as their engine: held by the context's services, made on first use.
+const LIMITS = kind('facade.limits', (ctx) => createFacadeLimits(ctx.settings.facade));
 
 /** The engine's limiters, created on first use. */
-export function facadeLimits(engine: Engine): FacadeLimits {
-  let limits = limitsByEngine.get(engine);
-  if (!limits) {
-    limits = createFacadeLimits(engine.options as FacadeOptions);
-    limitsByEngine.set(engine, limits);
-  }
-  return limits;
+export function facadeLimits(engine: Context): FacadeLimits {
+  return engine.services.get(LIMITS);
 }
 
 /** A caller the adapter has already authenticated (the tool server's OAuth token). */
@@ -64,7 +57,7 @@ export interface Caller {
 export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; refusal: Refusal };
 
 export function authenticateRequest(
-  engine: Engine,
+  engine: Context,
   decoded: Decoded,
   clientAddress: FacadeRequest['clientAddress'],
   preset: PresetCaller | undefined,

@@ -5,7 +5,7 @@
  * is charged.
  */
 import { applyCharges, type ChargeOutcome, type PendingCharge } from '../../account/credits.js';
-import type { Engine } from '../../engine.js';
+import type { Context } from '../../runtime/context.js';
 import type { RouteContext, RouteResult } from '../types.js';
 import type { Caller } from './authenticate.js';
 import type { Decoded } from './decode.js';
@@ -18,7 +18,7 @@ export interface Ran {
 }
 
 export async function runRoute(
-  engine: Engine,
+  engine: Context,
   decoded: Decoded,
   input: Validated,
   caller: Caller,

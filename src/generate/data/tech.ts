@@ -9,6 +9,9 @@ import { words } from './names.js';
 
 export { TECH_CATEGORIES, type TechCategory };
 
+/** A company's technologies, grouped by technographics category. */
+export type TechStack = ReadonlyMap<TechCategory, readonly string[]>;
+
 /** `devops_and_development` → "Devops And Development", the form of `company_tech_stack_categories`. */
 export const categoryLabel = (c: TechCategory): string =>
   c

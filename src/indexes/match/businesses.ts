@@ -4,7 +4,7 @@
  * positions, plus the columns the matcher reads per candidate. The token index for fuzzy names is a
  * separate cache entry, built on the first fuzzy query.
  */
-import type { Engine } from '../../engine.js';
+import { kind, type Context } from '../../runtime/context.js';
 import { companyMatchName } from '../../normalise/index.js';
 import { KeyIndex } from './key-index.js';
 import { buildTokenIndex, type TokenIndex } from './token-index.js';
@@ -39,7 +39,7 @@ type Row = [
   country: string | null,
 ];
 
-function build(engine: Engine): BusinessMatchIndex {
+function build(engine: Context): BusinessMatchIndex {
   const db = engine.db;
   const maxRowid = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM businesses').get() as { m: number })
     .m;
@@ -100,16 +100,19 @@ function build(engine: Engine): BusinessMatchIndex {
 }
 
 /** The business match index of `engine`'s current data. */
-export function businessMatchIndex(engine: Engine): BusinessMatchIndex {
-  return engine.cached('match.businesses', build);
+export function businessMatchIndex(engine: Context): BusinessMatchIndex {
+  return engine.indexes.get(BUSINESS_MATCH);
 }
 
+const BUSINESS_MATCH = kind('match.businesses', build);
+const BUSINESS_NAMES = kind('match.businesses.tokens', (e) => {
+  const index = businessMatchIndex(e);
+  return buildTokenIndex(index.size, (i) => splitKey(index.nameKeys[i] as string));
+});
+
 /** The token index over business name keys (positions as in {@link businessMatchIndex}). */
-export function businessNameIndex(engine: Engine): TokenIndex {
-  return engine.cached('match.businesses.tokens', (e) => {
-    const index = businessMatchIndex(e);
-    return buildTokenIndex(index.size, (i) => splitKey(index.nameKeys[i] as string));
-  });
+export function businessNameIndex(engine: Context): TokenIndex {
+  return engine.indexes.get(BUSINESS_NAMES);
 }
 
 /** A name key's tokens. */

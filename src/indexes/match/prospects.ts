@@ -5,7 +5,7 @@
  * per company (word → the company's prospects with that word, plus one-deletion neighbours of each word
  * for typos) so a name is looked up among a 100,000-person company without reading every employee.
  */
-import type { Engine } from '../../engine.js';
+import { kind, type Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
 import { businessMatchIndex } from './businesses.js';
 import { KeyIndex } from './key-index.js';
@@ -48,7 +48,7 @@ export interface ProspectMatchIndex {
   readonly byLinkedin: KeyIndex;
 }
 
-function build(engine: Engine): ProspectMatchIndex {
+function build(engine: Context): ProspectMatchIndex {
   const db = engine.db;
   const companies = businessMatchIndex(engine);
   const maxRowid = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM prospects').get() as { m: number })
@@ -163,6 +163,8 @@ function build(engine: Engine): ProspectMatchIndex {
 }
 
 /** The prospect match index of `engine`'s current data. */
-export function prospectMatchIndex(engine: Engine): ProspectMatchIndex {
-  return engine.cached('match.prospects', build);
+export function prospectMatchIndex(engine: Context): ProspectMatchIndex {
+  return engine.indexes.get(PROSPECT_MATCH);
 }
+
+const PROSPECT_MATCH = kind('match.prospects', build);

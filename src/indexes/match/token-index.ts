@@ -6,7 +6,7 @@
  * every position sharing a near token with the query comes back, unless the query's tokens are so
  * common that their postings exceed the budget (then only positions hit by two query tokens do).
  */
-import { nearTokens } from '../../core/match/similarity.js';
+import { nearTokens } from '../../normalise/similarity.js';
 import { buildPairIndex, pairPostings, type PairIndex } from './pair-index.js';
 import { buildSpacingIndex, joinedEnds, spacingCandidates, type SpacingIndex } from './spacing-index.js';
 

@@ -1,22 +1,25 @@
-/** Builds (or reads back) the in-memory indexes ahead of the first query. */
-import { completionIndex } from '../core/autocomplete.js';
-import { compileOutputSchema } from '../core/research/schema.js';
-import { businessStats, prospectStats } from '../core/stats.js';
-import type { Engine } from '../engine.js';
+/**
+ * Builds (or reads back) the in-memory indexes ahead of the first query. In core, not in indexes/: it
+ * warms what the operations build on first use too (stats tabs, completion indexes, the schema compiler).
+ */
+import { businessIndex } from '../indexes/businesses.js';
+import { businessEventIndex } from '../indexes/events.js';
+import { businessMatchIndex, businessNameIndex } from '../indexes/match/businesses.js';
+import { prospectMatchIndex } from '../indexes/match/prospects.js';
+import { prospectIndex } from '../indexes/prospects.js';
+import type { Context } from '../runtime/context.js';
 import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
-import { businessIndex } from './businesses.js';
-import { businessEventIndex } from './events.js';
-import { businessMatchIndex, businessNameIndex } from './match/businesses.js';
-import { prospectMatchIndex } from './match/prospects.js';
-import { prospectIndex } from './prospects.js';
+import { completionIndex } from './autocomplete.js';
+import { compileOutputSchema } from './research/schema.js';
+import { businessStats, prospectStats } from './stats.js';
 
 /**
  * Builds the business and prospect search indexes of the engine's current data and, on a writable file,
- * saves them in it (see `persist.ts`), so that every later process starts answering at once. Returns
+ * saves them in it (see `indexes/persist.ts`), so that every later process starts answering at once. Returns
  * the milliseconds it took. `prospectdb load` runs it after loading.
  * @example await engine.load('snapshot/'); buildIndexes(engine);
  */
-export function buildIndexes(engine: Engine): number {
+export function buildIndexes(engine: Context): number {
   const started = performance.now();
   businessIndex(engine);
   prospectIndex(engine);
@@ -24,7 +27,7 @@ export function buildIndexes(engine: Engine): number {
 }
 
 /** One step of {@link warmEngine}: a name (for timings) and the index it builds. */
-const WARM_STEPS: readonly (readonly [string, (engine: Engine) => unknown])[] = [
+const WARM_STEPS: readonly (readonly [string, (engine: Context) => unknown])[] = [
   ['search.businessIndex', businessIndex],
   ['search.prospectIndex', prospectIndex],
   ['search.businessEvents', businessEventIndex],
@@ -41,7 +44,7 @@ const WARM_STEPS: readonly (readonly [string, (engine: Engine) => unknown])[] = 
       compileOutputSchema({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }),
   ],
   ...AUTOCOMPLETE_FIELDS.map(
-    (field) => [`autocomplete.${field}`, (e: Engine) => completionIndex(e, field)] as const,
+    (field) => [`autocomplete.${field}`, (e: Context) => completionIndex(e, field)] as const,
   ),
 ];
 
@@ -51,7 +54,7 @@ const WARM_STEPS: readonly (readonly [string, (engine: Engine) => unknown])[] = 
  * it listens. Resolves with the milliseconds each step took; between steps it yields to the event loop,
  * so a server already answering (a re-warm after a data change) keeps answering between them.
  */
-export async function warmEngine(engine: Engine): Promise<Record<string, number>> {
+export async function warmEngine(engine: Context): Promise<Record<string, number>> {
   const took: Record<string, number> = {};
   for (const [name, step] of WARM_STEPS) {
     if (engine.closed) break;

@@ -1,0 +1,20 @@
+/**
+ * The saved in-memory indexes (`indexes/persist.ts`): one row per part of an index's serialised form.
+ * The table is created by the first engine that saves an index, not at open (most files never hold
+ * one, and a readonly engine cannot create it), so the statements are prepared where they run, after
+ * the table is known to exist, rather than once per database.
+ */
+export const INDEX_CACHE_DDL = `CREATE TABLE IF NOT EXISTS index_cache (
+  name TEXT NOT NULL,
+  part INTEGER NOT NULL,
+  stamp TEXT NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (name, part)
+) STRICT`;
+
+export const INDEX_CACHE_SQL = {
+  exists: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_cache'`,
+  parts: 'SELECT stamp, data FROM index_cache WHERE name = ? ORDER BY part',
+  remove: 'DELETE FROM index_cache WHERE name = ?',
+  insert: 'INSERT INTO index_cache (name, part, stamp, data) VALUES (?, ?, ?, ?)',
+} as const;

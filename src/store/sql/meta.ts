@@ -1,0 +1,23 @@
+/** Statements of the `meta` table (schema and data versions, snapshot id, secrets) and the row counts. */
+import type { Db } from '../db.js';
+import { preparedOnce, type Statements } from '../statements.js';
+
+/**
+ * Prepared once per connection: the index owner reads `data_version` on every access, and preparing the
+ * statement each time cost more than running it.
+ */
+export const metaStatements: (db: Db) => Statements<'get' | 'set'> = preparedOnce((db: Db) => ({
+  get: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
+  set: db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ),
+}));
+
+/** Rows per entity table (`engine.info()`). */
+export const countStatements: (db: Db) => Statements<'businesses' | 'prospects' | 'events'> = preparedOnce(
+  (db: Db) => ({
+    businesses: db.prepare('SELECT count(*) FROM businesses').pluck(),
+    prospects: db.prepare('SELECT count(*) FROM prospects').pluck(),
+    events: db.prepare('SELECT count(*) FROM events').pluck(),
+  }),
+);

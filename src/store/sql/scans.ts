@@ -1,0 +1,23 @@
+/**
+ * The scans the in-memory indexes are built from (`indexes/`), once per data version. Their column
+ * lists are the builders' `Row` types: a column added here is read there. Prepared where they run (a
+ * build runs once per data version, so there is nothing to keep between runs).
+ */
+export const SCAN_SQL = {
+  maxBusinessRowid: 'SELECT coalesce(max(rowid), 0) AS m FROM businesses',
+  maxProspectRowid: 'SELECT coalesce(max(rowid), 0) AS m FROM prospects',
+  /** `indexes/businesses.ts`: the filter columns and the slim `facets` blob, in rowid order. */
+  businesses: `SELECT rowid, name, name_key, country_code, region_country_code, city_name, city_region, city_region_country,
+       size, revenue, age, locations, naics, is_public, has_website, facets FROM businesses ORDER BY rowid`,
+  /** `indexes/prospects.ts`: the filter columns, the employer's name key and city, in rowid order. */
+  prospects: `SELECT p.rowid, p.business_rowid, p.country_code, p.region_country_code, p.job_title, p.job_level,
+       p.job_department, p.total_experience_months, p.current_role_months, p.has_email, p.has_phone,
+       p.company_name, b.name_key AS company_key, p.company_size, p.company_revenue, p.company_age,
+       p.company_locations, p.company_country_code, p.company_region_country_code, p.company_city_region_country,
+       b.city_name AS company_city, p.company_naics, p.company_is_public, p.company_has_website, p.facets
+       FROM prospects p LEFT JOIN businesses b ON b.rowid = p.business_rowid ORDER BY p.rowid`,
+  /** `indexes/events.ts`: business events, newest first. */
+  businessEvents: `SELECT e.event_name AS name, e.event_time AS time, b.rowid AS row FROM events e
+         JOIN businesses b ON b.business_id = e.entity_id
+         WHERE e.entity_type = 'business' ORDER BY e.event_time DESC, b.rowid`,
+} as const;
