@@ -23,7 +23,6 @@ import {
   realDataDir,
   realEngine,
   score,
-  type RealBusiness,
   type RealQuery,
   type Scores,
 } from './real-data.js';
