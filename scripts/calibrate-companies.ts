@@ -8,10 +8,11 @@
  * variants of every kind written from one half of the names (`half: 0`), and the held-out names of that
  * half written the same ways (no right answer). The bench (`bench/match/real-companies.ts`) evaluates on
  * the other half and on the early-childhood organisations, which the fit never sees. Each query's best
- * guess (the library at `minConfidence: 0`) gives a path, a raw score and whether it was right; per
- * path, an isotonic (pool-adjacent-violators) fit of right against raw, each block's share smoothed
- * toward one half by one right and one wrong answer, is the step function the matcher reads. Choosing
- * among paths reads the table, so the fit is repeated until the table no longer moves.
+ * guess (the library at `minConfidence: 0`) gives the answers weighed for it, each with a path, a raw
+ * score and whether it was right; per path, an isotonic (pool-adjacent-violators) fit of right against raw, each block's share smoothed
+ * toward one half by one right and one wrong answer, is the step function the matcher reads. Which
+ * answers a row weighs may still read the table (a surer exact path ends the search), so the fit is
+ * repeated until the table no longer moves.
  * `--check` exits 1 when the committed table differs from what the data give.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -64,9 +65,12 @@ function samples(): Map<ConfidencePath, Sample[]> {
   for (const q of set.queries) {
     const v = matchBusinessRow(ctx, { name: q.name, domain: null, url: null, linkedin_url: null });
     if (v.kind !== 'match' || v.path === undefined || v.raw === undefined) continue;
-    const list = by.get(v.path) ?? [];
-    list.push({ raw: v.raw, right: ids[v.pos] === q.truth ? 1 : 0 });
-    by.set(v.path, list);
+    // Every answer weighed for the row counts for its own path, whichever won.
+    for (const a of v.weighed ?? [{ pos: v.pos, path: v.path, raw: v.raw }]) {
+      const list = by.get(a.path) ?? [];
+      list.push({ raw: a.raw, right: ids[a.pos] === q.truth ? 1 : 0 });
+      by.set(a.path, list);
+    }
   }
   return by;
 }
@@ -119,6 +123,7 @@ for (let round = 0; round < 4; round++) {
   useConfidenceTable(table);
   const next = calibrate();
   const same = JSON.stringify(next) === JSON.stringify(table);
+  if (process.env.DEBUG) process.stderr.write(`round ${round}: ${same ? 'fixed' : 'moved'}\n`);
   table = next;
   if (same) break;
 }

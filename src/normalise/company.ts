@@ -390,7 +390,8 @@ function nameWords(s: string): string[] {
 }
 
 function bracket(inner: string): string {
-  if (NOTE_IN_BRACKETS.test(inner)) return ' ';
+  // "Wendy's Company (The)": the article as listings write it.
+  if (NOTE_IN_BRACKETS.test(inner) || /^\s*the\s*$/i.test(inner)) return ' ';
   const w = nameWords(inner);
   return isPlace(w) || isForms(w) ? ' ' : ` ${inner} `;
 }

@@ -6,13 +6,18 @@
  * strong evidence, agreeing on "group" or "chicago" is weak; a word only one name has costs more when
  * it is rare ("Koninklijke") than when it is a common word of names ("Holdings", "Electronics").
  *
+ * Words the names write differently still agree, at a discount: a typo or a plural ("Machine" /
+ * "Machines"), and initials for the words they stand for ("IBM" / "International Business Machines").
+ *
  * A qualifier that one name has after the shared words makes the two names two companies, whatever the
  * weights: a place or country ("Acme Europe", "Philips North America", "Acme UK"), a scope ("Global",
  * "Worldwide") or a number in a series ("Acquisition Corp. II", "Pinnacle 14").
  */
+import { keyInitials } from '../../indexes/match/businesses.js';
 import type { TokenIndex } from '../../indexes/match/token-index.js';
 import { CANONICAL_COUNTRIES, PLACES } from '../../normalise/company-places.js';
 import { STOP_WORDS, WEAK_WORDS } from './company-score.js';
+import { nearTokens } from './similarity.js';
 import { formConflict, type CompanyContext, type QueryName } from './company-search.js';
 
 /** Candidates come from the postings of the query's words that at most this many names have. */
@@ -72,62 +77,91 @@ function weight(n: number, df: number): number {
 
 export interface WordEvidence {
   pos: number;
-  /** Evidence for the candidate in log units, less what a close runner-up takes off (the calibrated raw score). */
+  /** Evidence for the candidate in log units, less what close rivals take off (the calibrated raw score). */
   strength: number;
+}
+
+/** Agreement through a typo, a plural or initials counts this share of the word's weight. */
+const LOOSE = 0.8;
+/** A run of words initials can stand for: 3 to this many (two letters stand for too many names). */
+const MAX_INITIALS = 6;
+
+/** The query's distinct words as the rule weighs them. */
+interface QueryWords {
+  words: readonly string[];
+  ids: readonly number[];
+  /** Position in the name (qualifiers count only after the first shared word). */
+  at: readonly number[];
+  n: number;
+  df: (v: number) => number;
+  distinctive: number;
 }
 
 /**
  * The candidate whose words best explain the query's, when the names differ by words only one of them
  * has (none of them a qualifier after the shared words), or null. Only candidates sharing a word that
- * few names have are weighed, so common-word queries cost nothing.
+ * few names have (or standing for the query's initials, or the other way round) are weighed, so
+ * common-word queries cost little.
  */
 export function wordEvidence(
   ctx: CompanyContext,
   q: QueryName,
   accept: ((pos: number) => boolean) | undefined,
 ): WordEvidence | null {
-  const words = q.scored.tokens;
-  if (words.length === 0 || words.length > 12) return null;
+  const all = q.scored.tokens;
+  if (all.length === 0 || all.length > 12) return null;
   const tokens: TokenIndex = ctx.tokens();
   const n = tokens.size;
-  // Distinct query words, with their vocabulary ids (-1 when no indexed name has them) and weights.
-  const qIds: number[] = [];
-  const qWords: string[] = [];
-  for (const w of words) {
-    if (STOP_WORDS.has(w) || qWords.includes(w)) continue;
-    qWords.push(w);
-    qIds.push(tokens.vocabId.get(w) ?? -1);
-  }
+  const words: string[] = [];
+  const ids: number[] = [];
+  const at: number[] = [];
+  all.forEach((w, i) => {
+    if (STOP_WORDS.has(w) || words.includes(w)) return;
+    words.push(w);
+    ids.push(tokens.vocabId.get(w) ?? -1);
+    at.push(i);
+  });
+  if (words.length === 0) return null;
   const df = (v: number) =>
     v < 0 ? 0 : (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
-  const rare = qIds
-    .map((v, i) => ({ v, i, df: df(v) }))
-    .filter((x) => x.v >= 0 && x.df <= CANDIDATE_DF)
-    .sort((a, b) => a.df - b.df);
-  if (rare.length === 0) return null;
   const pool = new Set<number>();
-  for (const { v } of rare) {
-    if (pool.size >= MAX_CANDIDATES) break;
+  const addPostings = (v: number) => {
     for (let k = tokens.postStart[v] as number; k < (tokens.postStart[v + 1] as number); k++)
       pool.add(tokens.post[k] as number);
+  };
+  const rare = ids.filter((v) => v >= 0 && df(v) <= CANDIDATE_DF).sort((a, b) => df(a) - df(b));
+  for (const v of rare) {
+    if (pool.size >= MAX_CANDIDATES) break;
+    addPostings(v);
   }
-  const qPos = qWords.map((w) => words.indexOf(w));
-  const distinctive = Math.max(2, n * DISTINCTIVE_SHARE);
-  let best: { pos: number; score: number } | null = null;
+  // Initials: a short query word may stand for a name's words, a run of query words for a name's word.
+  for (const w of words) {
+    if (w.length < 3 || w.length > MAX_INITIALS || !/^[a-z]+$/.test(w) || df(tokens.vocabId.get(w) ?? -1) > 0)
+      continue;
+    for (const pos of ctx.initials().get(w)) if (pool.size < MAX_CANDIDATES * 2) pool.add(pos);
+  }
+  for (let i = 0; i < words.length; i++)
+    for (let k = 3; k <= MAX_INITIALS && i + k <= words.length; k++) {
+      const v = tokens.vocabId.get(keyInitials(words.slice(i, i + k)));
+      if (v !== undefined && df(v) <= CANDIDATE_DF) addPostings(v);
+    }
+  if (pool.size === 0) return null;
+  const qw: QueryWords = { words, ids, at, n, df, distinctive: Math.max(2, n * DISTINCTIVE_SHARE) };
+  let best: { pos: number; score: number; shared: number[] } | null = null;
   let second = -Infinity;
   for (const pos of pool) {
     if (accept !== undefined && !accept(pos)) continue;
-    const s = candidateScore(ctx, tokens, q, { qWords, qIds, qPos, n, df, distinctive }, pos);
-    if (s === null) continue;
-    if (best === null || s > best.score || (s === best.score && pos < best.pos)) {
+    const c = candidateScore(ctx, tokens, q, qw, pos);
+    if (c === null) continue;
+    if (best === null || c.score > best.score || (c.score === best.score && pos < best.pos)) {
       if (best !== null) second = Math.max(second, best.score);
-      best = { pos, score: s };
-    } else second = Math.max(second, s);
+      best = { pos, ...c };
+    } else second = Math.max(second, c.score);
   }
   if (best === null) return null;
   const gap = best.score - second;
   let strength = gap >= COMPETITION ? best.score : best.score - (COMPETITION - gap);
-  const family = familySize(tokens, pool, qIds, best.pos);
+  const family = familySize(tokens, pool, best.shared);
   if (family > 1) strength -= FAMILY_COST * Math.log2(family);
   return { pos: best.pos, strength };
 }
@@ -139,32 +173,31 @@ function has(tokens: TokenIndex, doc: number, v: number): boolean {
   return false;
 }
 
-/** How many names of the pool hold every query word that `pos` holds. */
-function familySize(
-  tokens: TokenIndex,
-  pool: ReadonlySet<number>,
-  qIds: readonly number[],
-  pos: number,
-): number {
-  const shared = qIds.filter((v) => has(tokens, pos, v));
+/** How many names of the pool hold every one of the (vocabulary) words `shared`. */
+function familySize(tokens: TokenIndex, pool: ReadonlySet<number>, shared: readonly number[]): number {
+  if (shared.length === 0) return 1;
   let count = 0;
   for (const doc of pool) if (shared.every((v) => has(tokens, doc, v))) count++;
   return count;
 }
 
-interface QueryWords {
-  qWords: readonly string[];
-  qIds: readonly number[];
-  qPos: readonly number[];
-  n: number;
-  df: (v: number) => number;
-  distinctive: number;
+/** The weight of agreeing on a word that `df` of `n` names have. */
+function weightOf(w: QueryWords, v: number): number {
+  return weight(w.n, w.df(v));
+}
+
+/** Same word up to a typo or a plural ("machine" / "machines", "electronic" / "electronics"). */
+function looselySame(a: string, b: string): boolean {
+  if (a.length < 4 || b.length < 4) return false;
+  if (a + 's' === b || b + 's' === a) return true;
+  return Math.min(a.length, b.length) >= 5 && nearTokens(a, b);
 }
 
 /**
- * The evidence for one candidate, or null when it shares no word, a qualifier tells them apart, or both
- * names have a distinctive word the other lacks (two siblings: "Henry Booth House Granny's Day Care" and
- * "Henry Booth House Little Folks Day Care").
+ * The evidence for one candidate (and the vocabulary words it shares exactly with the query), or null
+ * when it shares no word, a qualifier tells them apart, or both names have a word the other lacks (two
+ * siblings: "Henry Booth House Granny's Day Care" and "Henry Booth House Little Folks Day Care"),
+ * unless one side's are weak words ("Group", "Holdings").
  */
 function candidateScore(
   ctx: CompanyContext,
@@ -172,53 +205,120 @@ function candidateScore(
   q: QueryName,
   w: QueryWords,
   pos: number,
-): number | null {
-  const { qWords, qIds, qPos, n, df } = w;
-  let agree = 0;
-  let extra = 0;
-  let firstShared = Infinity;
-  let shared = 0;
-  for (let i = 0; i < qWords.length; i++) {
-    const v = qIds[i] as number;
-    if (!has(tokens, pos, v)) continue;
-    agree += weight(n, df(v));
-    shared++;
-    firstShared = Math.min(firstShared, qPos[i] as number);
-  }
-  if (shared === 0) return null;
-  // The query's words the candidate lacks.
-  let queryDistinct = false;
-  let queryWeak = 0;
-  for (let i = 0; i < qWords.length; i++) {
-    const v = qIds[i] as number;
-    if (has(tokens, pos, v)) continue;
-    if (WEAK_WORDS.has(qWords[i] as string)) queryWeak++;
-    if ((qPos[i] as number) > firstShared && isQualifier(qWords[i] as string)) return null;
-    extra += EXTRA_BASE + EXTRA_PER_WEIGHT * weight(n, df(v));
-    if (df(v) <= w.distinctive) queryDistinct = true;
-  }
-  // The candidate's words the query lacks.
-  let seenShared = false;
-  let extras = 0;
-  let candidateDistinct = false;
-  let weakExtras = 0;
+): { score: number; shared: number[] } | null {
+  const { words, ids } = w;
+  const cIds: number[] = [];
   for (let j = tokens.docStart[pos] as number; j < (tokens.docStart[pos + 1] as number); j++) {
     const v = tokens.docTok[j] as number;
-    if (qIds.includes(v)) {
+    if (!STOP_WORDS.has(tokens.vocab[v] as string)) cIds.push(v);
+  }
+  const cWord = (j: number) => tokens.vocab[cIds[j] as number] as string;
+  const qPair = new Int8Array(words.length); // 1 exact, 2 loose
+  const cPair = new Int8Array(cIds.length);
+  let agree = 0;
+  const shared: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const j = cIds.indexOf(ids[i] as number);
+    if (ids[i] === -1 || j < 0) continue;
+    qPair[i] = 1;
+    cPair[j] = 1;
+    agree += weightOf(w, ids[i] as number);
+    shared.push(ids[i] as number);
+  }
+  // Words written differently: typos and plurals, then initials either way.
+  for (let i = 0; i < words.length; i++) {
+    if (qPair[i] !== 0) continue;
+    for (let j = 0; j < cIds.length; j++) {
+      if (cPair[j] !== 0 || !looselySame(words[i] as string, cWord(j))) continue;
+      qPair[i] = 2;
+      cPair[j] = 2;
+      agree += LOOSE * weightOf(w, cIds[j] as number);
+      break;
+    }
+  }
+  // Initials weigh at most what an unknown word does: three letters are not three words.
+  const most = weight(w.n, 0);
+  agree += initials(words, qPair, cIds.length, cWord, cPair, (j) => weightOf(w, cIds[j] as number), most);
+  agree += initials(
+    Array.from(cIds, (_, j) => cWord(j)),
+    cPair,
+    words.length,
+    (i) => words[i] as string,
+    qPair,
+    (i) => weightOf(w, ids[i] as number),
+    most,
+  );
+  if (agree === 0) return null;
+  let firstShared = Infinity;
+  for (let i = 0; i < words.length; i++)
+    if (qPair[i] !== 0) firstShared = Math.min(firstShared, w.at[i] as number);
+  // The words only one name has.
+  let extra = 0;
+  let queryExtras = 0;
+  let queryWeak = 0;
+  let queryDistinct = false;
+  for (let i = 0; i < words.length; i++) {
+    if (qPair[i] !== 0) continue;
+    const word = words[i] as string;
+    if ((w.at[i] as number) > firstShared && isQualifier(word)) return null;
+    extra += EXTRA_BASE + EXTRA_PER_WEIGHT * weightOf(w, ids[i] as number);
+    queryExtras++;
+    if (WEAK_WORDS.has(word)) queryWeak++;
+    if (w.df(ids[i] as number) <= w.distinctive) queryDistinct = true;
+  }
+  let seenShared = false;
+  let extras = 0;
+  let weakExtras = 0;
+  let candidateDistinct = false;
+  for (let j = 0; j < cIds.length; j++) {
+    if (cPair[j] !== 0) {
       seenShared = true;
       continue;
     }
-    const word = tokens.vocab[v] as string;
-    if (STOP_WORDS.has(word)) continue;
+    const word = cWord(j);
     if (seenShared && isQualifier(word)) return null;
-    extra += EXTRA_BASE + EXTRA_PER_WEIGHT * weight(n, df(v));
-    if (df(v) <= w.distinctive) candidateDistinct = true;
-    if (WEAK_WORDS.has(word)) weakExtras++;
+    extra += EXTRA_BASE + EXTRA_PER_WEIGHT * weightOf(w, cIds[j] as number);
     extras++;
+    if (WEAK_WORDS.has(word)) weakExtras++;
+    if (w.df(cIds[j] as number) <= w.distinctive) candidateDistinct = true;
   }
-  if (extras === 0 && shared === qWords.length) return null; // the same words: not this rule's business
+  if (extras === 0 && queryExtras === 0 && shared.length === words.length) return null; // the same words
   if (queryDistinct && candidateDistinct) return null;
-  // A word more or less on one side; on both sides only when one side's are weak words ("Group").
-  if (extras > weakExtras && shared + queryWeak < qWords.length) return null;
-  return agree - extra - (formConflict(ctx, q, pos) ? FORM_COST : 0);
+  if (extras > weakExtras && queryExtras > queryWeak) return null;
+  return { score: agree - extra - (formConflict(ctx, q, pos) ? FORM_COST : 0), shared };
+}
+
+/**
+ * Pairs a short unpaired word of `a` with a run of unpaired words of `b` whose initials it is ("ibm" /
+ * "international business machines"), marking both; returns the agreement weight added.
+ */
+function initials(
+  a: readonly string[],
+  aPair: Int8Array,
+  bLength: number,
+  bWord: (j: number) => string,
+  bPair: Int8Array,
+  bWeight: (j: number) => number,
+  most: number,
+): number {
+  let added = 0;
+  for (let i = 0; i < a.length; i++) {
+    const word = a[i] as string;
+    if (aPair[i] !== 0 || word.length < 3 || word.length > MAX_INITIALS || !/^[a-z]+$/.test(word)) continue;
+    const k = word.length;
+    for (let j = 0; j + k <= bLength; j++) {
+      let ok = true;
+      for (let m = 0; m < k && ok; m++) ok = bPair[j + m] === 0 && bWord(j + m)[0] === word[m];
+      if (!ok) continue;
+      let weightSum = 0;
+      for (let m = 0; m < k; m++) {
+        bPair[j + m] = 2;
+        weightSum += bWeight(j + m);
+      }
+      aPair[i] = 2;
+      added += LOOSE * Math.min(most, weightSum);
+      break;
+    }
+  }
+  return added;
 }
