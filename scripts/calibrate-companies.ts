@@ -9,10 +9,11 @@
  * half written the same ways (no right answer). The bench (`bench/match/real-companies.ts`) evaluates on
  * the other half and on the early-childhood organisations, which the fit never sees. Each query's best
  * guess (the library at `minConfidence: 0`) gives the answers weighed for it, each with a path, a raw
- * score and whether it was right; per path, an isotonic (pool-adjacent-violators) fit of right against raw, each block's share smoothed
- * toward one half by one right and one wrong answer, is the step function the matcher reads. Which
- * answers a row weighs may still read the table (a surer exact path ends the search), so the fit is
- * repeated until the table no longer moves.
+ * score and whether it was right. Per path, an isotonic (pool-adjacent-violators) fit of right against
+ * raw, steps of fewer than ten answers joined to the step below, each step's share smoothed toward one
+ * half by one right and one wrong answer, is the step function the matcher reads. Which answers a row
+ * weighs may still read the table (a surer exact path ends the search), so the fit is repeated until
+ * the table no longer moves.
  * `--check` exits 1 when the committed table differs from what the data give.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -49,6 +50,8 @@ const PRIOR: ConfidenceTable = {
 };
 /** Fewer answers than this on a path: its prior stands. */
 const MIN_ANSWERS = 20;
+/** Fewer answers than this in a step of the fit: it joins its neighbour. */
+const MIN_BLOCK = 10;
 
 const set = realCompanySet(dir, { perKind: 200, seed: 11, half: 0, childhood: 0 });
 const engine = await realEngine(set.businesses);
@@ -94,6 +97,21 @@ function fit(list: Sample[]): { from: number[]; p: number[] } {
       a.n += b.n;
       blocks.pop();
     }
+  }
+  // A step must rest on enough answers: a small one joins the step below it (the first, the one above),
+  // so a high confidence is never read off a handful of answers.
+  for (let i = 0; i < blocks.length && blocks.length > 1;) {
+    const b = blocks[i]!;
+    if (b.n >= MIN_BLOCK) {
+      i++;
+      continue;
+    }
+    const into = i > 0 ? blocks[i - 1]! : blocks[1]!;
+    into.right += b.right;
+    into.n += b.n;
+    if (i === 0) into.from = b.from;
+    blocks.splice(i, 1);
+    if (i > 0) i--;
   }
   const from: number[] = [];
   const p: number[] = [];

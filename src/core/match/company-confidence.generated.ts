@@ -4,16 +4,10 @@ import type { ConfidenceTable } from './company-confidence.js';
 export const COMPANY_CONFIDENCE: ConfidenceTable = {
   exact: { from: [0], p: [0.996] },
   namesakes: { from: [0], p: [0.9] },
-  fuzzy: { from: [0, 0.833], p: [0.333, 0.997] },
+  fuzzy: { from: [0], p: [0.993] },
   abbreviated: { from: [0], p: [0.994] },
   other_form: { from: [0], p: [0.994] },
-  words: {
-    from: [-30.008, -3.253, 0.547, 2.92, 5.576, 7.327, 12.376],
-    p: [0.011, 0.105, 0.2, 0.304, 0.667, 0.859, 0.949],
-  },
-  guess_fuzzy: {
-    from: [0, 0.33, 0.405, 0.463, 0.53, 0.54, 0.648],
-    p: [0.008, 0.097, 0.154, 0.216, 0.333, 0.424, 0.898],
-  },
+  words: { from: [-24.084, -3.253, 3.036, 7.327], p: [0.02, 0.304, 0.364, 0.971] },
+  guess_fuzzy: { from: [0, 0.33, 0.405, 0.463, 0.54, 0.648], p: [0.008, 0.097, 0.154, 0.22, 0.424, 0.902] },
   guess_namesakes: { from: [0, 0.5, 1], p: [0.3, 0.45, 0.9] },
 };

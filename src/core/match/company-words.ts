@@ -11,7 +11,9 @@
  *
  * A qualifier that one name has after the shared words makes the two names two companies, whatever the
  * weights: a place or country ("Acme Europe", "Philips North America", "Acme UK"), a scope ("Global",
- * "Worldwide") or a number in a series ("Acquisition Corp. II", "Pinnacle 14").
+ * "Worldwide"), an affiliate ("Ventures", "Labs", "Foundation") or a number in a series ("Acquisition
+ * Corp. II", "Pinnacle 14"); so are another legal form on top of the other word, and a list of names
+ * ("Parker, Miller & Stone" is not "Parker & Miller").
  */
 import { keyInitials } from '../../indexes/match/businesses.js';
 import type { TokenIndex } from '../../indexes/match/token-index.js';
@@ -27,8 +29,6 @@ const MAX_CANDIDATES = 512;
 /** A word only one name has costs this much, plus {@link EXTRA_PER_WEIGHT} of its own weight. */
 const EXTRA_BASE = 1;
 const EXTRA_PER_WEIGHT = 0.35;
-/** A legal form that says "another legal entity" costs this much. */
-const FORM_COST = 2;
 /** A runner-up within this much of the best takes that difference off the best's strength. */
 const COMPETITION = 4;
 /**
@@ -39,8 +39,15 @@ const FAMILY_COST = 3;
 /** A word at most this share of the names have (or none) is distinctive. */
 const DISTINCTIVE_SHARE = 0.004;
 
-/** Scope and direction words used as qualifiers of a name, beside places and countries. */
+/**
+ * Scope and direction words used as qualifiers of a name, beside places and countries, and words that
+ * name an affiliate rather than the company ("Acme Ventures", "Acme Labs", "Acme Foundation").
+ */
 const SCOPE_WORDS: ReadonlySet<string> = new Set([
+  'ventures',
+  'labs',
+  'lab',
+  'foundation',
   'global',
   'worldwide',
   'europe',
@@ -90,11 +97,55 @@ const MAX_INITIALS = 6;
 interface QueryWords {
   words: readonly string[];
   ids: readonly number[];
+  weights: Float64Array;
   /** Position in the name (qualifiers count only after the first shared word). */
   at: readonly number[];
   n: number;
-  df: (v: number) => number;
   distinctive: number;
+}
+
+/**
+ * Per token index, filled as words are met: each vocabulary word's weight and whether it is a
+ * qualifier, and a stamp per name to gather candidates without a set.
+ */
+interface Memo {
+  weight: Float64Array;
+  qualifier: Int8Array;
+  stamp: Int32Array;
+  epoch: number;
+}
+const memos = new WeakMap<TokenIndex, Memo>();
+
+function memoOf(tokens: TokenIndex): Memo {
+  let m = memos.get(tokens);
+  if (m === undefined) {
+    m = {
+      weight: new Float64Array(tokens.vocab.length).fill(NaN),
+      qualifier: new Int8Array(tokens.vocab.length),
+      stamp: new Int32Array(tokens.size),
+      epoch: 0,
+    };
+    memos.set(tokens, m);
+  }
+  return m;
+}
+
+function df(tokens: TokenIndex, v: number): number {
+  return v < 0 ? 0 : (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
+}
+
+/** The weight of vocabulary word `v` (-1: a word no name has). */
+function vocabWeight(tokens: TokenIndex, memo: Memo, v: number): number {
+  if (v < 0) return weight(tokens.size, 0);
+  let x = memo.weight[v] as number;
+  if (Number.isNaN(x)) memo.weight[v] = x = weight(tokens.size, df(tokens, v));
+  return x;
+}
+
+function vocabQualifier(tokens: TokenIndex, memo: Memo, v: number): boolean {
+  let x = memo.qualifier[v] as number;
+  if (x === 0) memo.qualifier[v] = x = isQualifier(tokens.vocab[v] as string) ? 1 : 2;
+  return x === 1;
 }
 
 /**
@@ -109,61 +160,84 @@ export function wordEvidence(
   accept: ((pos: number) => boolean) | undefined,
 ): WordEvidence | null {
   const all = q.scored.tokens;
-  if (all.length === 0 || all.length > 12) return null;
+  // A list of names ("Parker, Miller & Stone"): one more or less is another firm.
+  if (all.length === 0 || all.length > 12 || all.includes('and')) return null;
   const tokens: TokenIndex = ctx.tokens();
-  const n = tokens.size;
+  const memo = memoOf(tokens);
   const words: string[] = [];
   const ids: number[] = [];
   const at: number[] = [];
-  all.forEach((w, i) => {
-    if (STOP_WORDS.has(w) || words.includes(w)) return;
+  for (let i = 0; i < all.length; i++) {
+    const w = all[i] as string;
+    if (STOP_WORDS.has(w) || words.includes(w)) continue;
     words.push(w);
     ids.push(tokens.vocabId.get(w) ?? -1);
     at.push(i);
-  });
+  }
   if (words.length === 0) return null;
-  const df = (v: number) =>
-    v < 0 ? 0 : (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
-  const pool = new Set<number>();
+  // Candidates: the names holding the query's rare words, rarest first, then by initials.
+  const epoch = ++memo.epoch;
+  if (epoch === 0x7fffffff) {
+    memo.stamp.fill(0);
+    memo.epoch = 1;
+  }
+  const pool: number[] = [];
+  const add = (pos: number) => {
+    if (memo.stamp[pos] === memo.epoch) return;
+    memo.stamp[pos] = memo.epoch;
+    pool.push(pos);
+  };
   const addPostings = (v: number) => {
     for (let k = tokens.postStart[v] as number; k < (tokens.postStart[v + 1] as number); k++)
-      pool.add(tokens.post[k] as number);
+      add(tokens.post[k] as number);
   };
-  const rare = ids.filter((v) => v >= 0 && df(v) <= CANDIDATE_DF).sort((a, b) => df(a) - df(b));
+  const rare = ids.filter((v) => v >= 0 && df(tokens, v) <= CANDIDATE_DF);
+  rare.sort((a, b) => df(tokens, a) - df(tokens, b));
   for (const v of rare) {
-    if (pool.size >= MAX_CANDIDATES) break;
+    if (pool.length >= MAX_CANDIDATES) break;
     addPostings(v);
   }
   // Initials: a short query word may stand for a name's words, a run of query words for a name's word.
-  for (const w of words) {
-    if (w.length < 3 || w.length > MAX_INITIALS || !/^[a-z]+$/.test(w) || df(tokens.vocabId.get(w) ?? -1) > 0)
-      continue;
-    for (const pos of ctx.initials().get(w)) if (pool.size < MAX_CANDIDATES * 2) pool.add(pos);
+  for (let i = 0; i < words.length; i++) {
+    if (ids[i] !== -1 || !initialsLike(words[i] as string)) continue;
+    for (const pos of ctx.initials().get(words[i] as string)) if (pool.length < MAX_CANDIDATES * 2) add(pos);
   }
-  for (let i = 0; i < words.length; i++)
+  for (let i = 0; i + 3 <= words.length; i++)
     for (let k = 3; k <= MAX_INITIALS && i + k <= words.length; k++) {
       const v = tokens.vocabId.get(keyInitials(words.slice(i, i + k)));
-      if (v !== undefined && df(v) <= CANDIDATE_DF) addPostings(v);
+      if (v !== undefined && df(tokens, v) <= CANDIDATE_DF) addPostings(v);
     }
-  if (pool.size === 0) return null;
-  const qw: QueryWords = { words, ids, at, n, df, distinctive: Math.max(2, n * DISTINCTIVE_SHARE) };
-  let best: { pos: number; score: number; shared: number[] } | null = null;
+  if (pool.length === 0) return null;
+  const weights = new Float64Array(words.length);
+  for (let i = 0; i < words.length; i++) weights[i] = vocabWeight(tokens, memo, ids[i] as number);
+  const qw: QueryWords = {
+    words,
+    ids,
+    weights,
+    at,
+    n: tokens.size,
+    distinctive: Math.max(2, tokens.size * DISTINCTIVE_SHARE),
+  };
+  let best = -1;
+  let bestScore = -Infinity;
   let second = -Infinity;
   for (const pos of pool) {
     if (accept !== undefined && !accept(pos)) continue;
-    const c = candidateScore(ctx, tokens, q, qw, pos);
-    if (c === null) continue;
-    if (best === null || c.score > best.score || (c.score === best.score && pos < best.pos)) {
-      if (best !== null) second = Math.max(second, best.score);
-      best = { pos, ...c };
-    } else second = Math.max(second, c.score);
+    const score = candidateScore(ctx, tokens, memo, q, qw, pos);
+    if (Number.isNaN(score)) continue;
+    if (best < 0 || score > bestScore || (score === bestScore && pos < best)) {
+      if (best >= 0) second = Math.max(second, bestScore);
+      best = pos;
+      bestScore = score;
+    } else second = Math.max(second, score);
   }
-  if (best === null) return null;
-  const gap = best.score - second;
-  let strength = gap >= COMPETITION ? best.score : best.score - (COMPETITION - gap);
-  const family = familySize(tokens, pool, best.shared);
+  if (best < 0) return null;
+  const gap = bestScore - second;
+  let strength = gap >= COMPETITION ? bestScore : bestScore - (COMPETITION - gap);
+  const shared = ids.filter((v) => has(tokens, best, v));
+  const family = familySize(tokens, pool, shared);
   if (family > 1) strength -= FAMILY_COST * Math.log2(family);
-  return { pos: best.pos, strength };
+  return { pos: best, strength };
 }
 
 function has(tokens: TokenIndex, doc: number, v: number): boolean {
@@ -174,81 +248,107 @@ function has(tokens: TokenIndex, doc: number, v: number): boolean {
 }
 
 /** How many names of the pool hold every one of the (vocabulary) words `shared`. */
-function familySize(tokens: TokenIndex, pool: ReadonlySet<number>, shared: readonly number[]): number {
+function familySize(tokens: TokenIndex, pool: readonly number[], shared: readonly number[]): number {
   if (shared.length === 0) return 1;
   let count = 0;
   for (const doc of pool) if (shared.every((v) => has(tokens, doc, v))) count++;
   return count;
 }
 
-/** The weight of agreeing on a word that `df` of `n` names have. */
-function weightOf(w: QueryWords, v: number): number {
-  return weight(w.n, w.df(v));
-}
-
 /** Same word up to a typo or a plural ("machine" / "machines", "electronic" / "electronics"). */
 function looselySame(a: string, b: string): boolean {
   if (a.length < 4 || b.length < 4) return false;
-  if (a + 's' === b || b + 's' === a) return true;
+  if (
+    a.length === b.length + 1
+      ? a.endsWith('s') && a.startsWith(b)
+      : b.length === a.length + 1 && b.endsWith('s') && b.startsWith(a)
+  )
+    return true;
   return Math.min(a.length, b.length) >= 5 && nearTokens(a, b);
 }
 
+/** Scratch for {@link candidateScore} (one candidate at a time; JS is single-threaded). */
+const MAX_CANDIDATE_WORDS = 64;
+const scratch = {
+  cIds: new Int32Array(MAX_CANDIDATE_WORDS),
+  cWords: new Array<string>(MAX_CANDIDATE_WORDS).fill(''),
+  cWeights: new Float64Array(MAX_CANDIDATE_WORDS),
+  qPair: new Int8Array(16),
+  cPair: new Int8Array(MAX_CANDIDATE_WORDS),
+};
+
+/** Whether a word is plain letters of a length initials can have. */
+function initialsLike(word: string): boolean {
+  if (word.length < 3 || word.length > MAX_INITIALS) return false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
 /**
- * The evidence for one candidate (and the vocabulary words it shares exactly with the query), or null
- * when it shares no word, a qualifier tells them apart, or both names have a word the other lacks (two
- * siblings: "Henry Booth House Granny's Day Care" and "Henry Booth House Little Folks Day Care"),
- * unless one side's are weak words ("Group", "Holdings").
+ * The evidence for one candidate, or NaN when it shares no word, a qualifier tells them apart, both
+ * names have a word the other lacks (two siblings: "Henry Booth House Granny's Day Care" and "Henry
+ * Booth House Little Folks Day Care") unless one side's are weak words ("Group", "Holdings"), or the
+ * legal forms say another entity.
  */
 function candidateScore(
   ctx: CompanyContext,
   tokens: TokenIndex,
+  memo: Memo,
   q: QueryName,
   w: QueryWords,
   pos: number,
-): { score: number; shared: number[] } | null {
-  const { words, ids } = w;
-  const cIds: number[] = [];
-  for (let j = tokens.docStart[pos] as number; j < (tokens.docStart[pos + 1] as number); j++) {
+): number {
+  const { words, ids, weights } = w;
+  const start = tokens.docStart[pos] as number;
+  const end = tokens.docStart[pos + 1] as number;
+  if (end - start > MAX_CANDIDATE_WORDS || words.length > scratch.qPair.length) return NaN;
+  const { cIds, cWords, cWeights, qPair, cPair } = scratch;
+  let cn = 0;
+  for (let j = start; j < end; j++) {
     const v = tokens.docTok[j] as number;
-    if (!STOP_WORDS.has(tokens.vocab[v] as string)) cIds.push(v);
+    const word = tokens.vocab[v] as string;
+    if (word === 'and') return NaN; // a list of names
+    if (STOP_WORDS.has(word)) continue;
+    cIds[cn] = v;
+    cWords[cn] = word;
+    cWeights[cn] = vocabWeight(tokens, memo, v);
+    cn++;
   }
-  const cWord = (j: number) => tokens.vocab[cIds[j] as number] as string;
-  const qPair = new Int8Array(words.length); // 1 exact, 2 loose
-  const cPair = new Int8Array(cIds.length);
+  qPair.fill(0, 0, words.length);
+  cPair.fill(0, 0, cn);
   let agree = 0;
-  const shared: number[] = [];
+  let same = 0;
   for (let i = 0; i < words.length; i++) {
-    const j = cIds.indexOf(ids[i] as number);
-    if (ids[i] === -1 || j < 0) continue;
-    qPair[i] = 1;
-    cPair[j] = 1;
-    agree += weightOf(w, ids[i] as number);
-    shared.push(ids[i] as number);
+    const v = ids[i] as number;
+    if (v < 0) continue;
+    for (let j = 0; j < cn; j++) {
+      if (cIds[j] !== v) continue;
+      qPair[i] = 1;
+      cPair[j] = 1;
+      agree += weights[i] as number;
+      same++;
+      break;
+    }
   }
   // Words written differently: typos and plurals, then initials either way.
   for (let i = 0; i < words.length; i++) {
     if (qPair[i] !== 0) continue;
-    for (let j = 0; j < cIds.length; j++) {
-      if (cPair[j] !== 0 || !looselySame(words[i] as string, cWord(j))) continue;
+    for (let j = 0; j < cn; j++) {
+      if (cPair[j] !== 0 || !looselySame(words[i] as string, cWords[j] as string)) continue;
       qPair[i] = 2;
       cPair[j] = 2;
-      agree += LOOSE * weightOf(w, cIds[j] as number);
+      agree += LOOSE * (cWeights[j] as number);
       break;
     }
   }
   // Initials weigh at most what an unknown word does: three letters are not three words.
   const most = weight(w.n, 0);
-  agree += initials(words, qPair, cIds.length, cWord, cPair, (j) => weightOf(w, cIds[j] as number), most);
-  agree += initials(
-    Array.from(cIds, (_, j) => cWord(j)),
-    cPair,
-    words.length,
-    (i) => words[i] as string,
-    qPair,
-    (i) => weightOf(w, ids[i] as number),
-    most,
-  );
-  if (agree === 0) return null;
+  agree += initials(words, words.length, qPair, cWords, cn, cPair, cWeights, most);
+  agree += initials(cWords, cn, cPair, words, words.length, qPair, weights, most);
+  if (agree === 0) return NaN;
   let firstShared = Infinity;
   for (let i = 0; i < words.length; i++)
     if (qPair[i] !== 0) firstShared = Math.min(firstShared, w.at[i] as number);
@@ -260,32 +360,36 @@ function candidateScore(
   for (let i = 0; i < words.length; i++) {
     if (qPair[i] !== 0) continue;
     const word = words[i] as string;
-    if ((w.at[i] as number) > firstShared && isQualifier(word)) return null;
-    extra += EXTRA_BASE + EXTRA_PER_WEIGHT * weightOf(w, ids[i] as number);
+    const v = ids[i] as number;
+    if ((w.at[i] as number) > firstShared && (v >= 0 ? vocabQualifier(tokens, memo, v) : isQualifier(word)))
+      return NaN;
+    extra += EXTRA_BASE + EXTRA_PER_WEIGHT * (weights[i] as number);
     queryExtras++;
     if (WEAK_WORDS.has(word)) queryWeak++;
-    if (w.df(ids[i] as number) <= w.distinctive) queryDistinct = true;
+    if (df(tokens, v) <= w.distinctive) queryDistinct = true;
   }
   let seenShared = false;
   let extras = 0;
   let weakExtras = 0;
   let candidateDistinct = false;
-  for (let j = 0; j < cIds.length; j++) {
+  for (let j = 0; j < cn; j++) {
     if (cPair[j] !== 0) {
       seenShared = true;
       continue;
     }
-    const word = cWord(j);
-    if (seenShared && isQualifier(word)) return null;
-    extra += EXTRA_BASE + EXTRA_PER_WEIGHT * weightOf(w, cIds[j] as number);
+    const v = cIds[j] as number;
+    if (seenShared && vocabQualifier(tokens, memo, v)) return NaN;
+    extra += EXTRA_BASE + EXTRA_PER_WEIGHT * (cWeights[j] as number);
     extras++;
-    if (WEAK_WORDS.has(word)) weakExtras++;
-    if (w.df(cIds[j] as number) <= w.distinctive) candidateDistinct = true;
+    if (WEAK_WORDS.has(cWords[j] as string)) weakExtras++;
+    if (df(tokens, v) <= w.distinctive) candidateDistinct = true;
   }
-  if (extras === 0 && queryExtras === 0 && shared.length === words.length) return null; // the same words
-  if (queryDistinct && candidateDistinct) return null;
-  if (extras > weakExtras && queryExtras > queryWeak) return null;
-  return { score: agree - extra - (formConflict(ctx, q, pos) ? FORM_COST : 0), shared };
+  if (extras === 0 && queryExtras === 0 && same === words.length) return NaN; // the same words
+  if (queryDistinct && candidateDistinct) return NaN;
+  if (extras > weakExtras && queryExtras > queryWeak) return NaN;
+  // A word more or less and another legal form are two differences: another company.
+  if (formConflict(ctx, q, pos)) return NaN;
+  return agree - extra;
 }
 
 /**
@@ -294,26 +398,29 @@ function candidateScore(
  */
 function initials(
   a: readonly string[],
+  aLength: number,
   aPair: Int8Array,
+  b: readonly string[],
   bLength: number,
-  bWord: (j: number) => string,
   bPair: Int8Array,
-  bWeight: (j: number) => number,
+  bWeights: Float64Array,
   most: number,
 ): number {
   let added = 0;
-  for (let i = 0; i < a.length; i++) {
+  for (let i = 0; i < aLength; i++) {
+    if (aPair[i] !== 0) continue;
     const word = a[i] as string;
-    if (aPair[i] !== 0 || word.length < 3 || word.length > MAX_INITIALS || !/^[a-z]+$/.test(word)) continue;
+    if (word.length > bLength || !initialsLike(word)) continue;
     const k = word.length;
     for (let j = 0; j + k <= bLength; j++) {
       let ok = true;
-      for (let m = 0; m < k && ok; m++) ok = bPair[j + m] === 0 && bWord(j + m)[0] === word[m];
+      for (let m = 0; m < k && ok; m++)
+        ok = bPair[j + m] === 0 && (b[j + m] as string).charCodeAt(0) === word.charCodeAt(m);
       if (!ok) continue;
       let weightSum = 0;
       for (let m = 0; m < k; m++) {
         bPair[j + m] = 2;
-        weightSum += bWeight(j + m);
+        weightSum += bWeights[j + m] as number;
       }
       aPair[i] = 2;
       added += LOOSE * Math.min(most, weightSum);
