@@ -18,14 +18,7 @@ import { createAccount } from '../../src/account/accounts.js';
 import { matchBusinessRows } from '../../src/core/match/index.js';
 import { handle } from '../../src/facade/handle.js';
 import { companyMatchKey, foldText } from '../../src/normalise/index.js';
-import {
-  realCompanySet,
-  realDataDir,
-  realEngine,
-  score,
-  type RealQuery,
-  type Scores,
-} from './real-data.js';
+import { realCompanySet, realDataDir, realEngine, score, type RealQuery, type Scores } from './real-data.js';
 
 const { values } = parseArgs({
   options: { 'per-kind': { type: 'string', default: '80' }, childhood: { type: 'string' } },
