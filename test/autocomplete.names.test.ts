@@ -173,7 +173,14 @@ describe('company_name filters read the form the way stored keys do', () => {
     expect(prospects('brightwell electronics n.v.')).toEqual([pid(1), pid(2), pid(3)]);
   });
 
-  it('keeps a leading form a word of the stored key (not read at query time)', () => {
-    expect(businesses('N.V. Brightwell')).toEqual([]);
+  it('reads a legal form written in front as autocomplete does ("N.V. Brightwell" finds "Brightwell N.V.")', () => {
+    for (const v of ['N.V. Brightwell', 'N V Brightwell', 'Naamloze Vennootschap Brightwell']) {
+      expect(businesses(v), v).toEqual([bid(0)]);
+      expect(prospects(v), v).toEqual([pid(0)]);
+    }
+    expect(businesses('AG Acme')).toEqual([bid(3)]);
+    // A form alone, or a form inside the name, stays a word.
+    expect(businesses('N.V.')).toEqual([]);
+    expect(businesses('Brightwell N.V. Electronics')).toEqual([]);
   });
 });

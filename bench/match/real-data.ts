@@ -4,12 +4,14 @@
  * hand-labelled `True Id`) and US listed-company names (distractors, and the source of variants written
  * the way real registers, patent filings and CRMs write names, by kind).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDataDir, sharedDataFile } from '../../scripts/shared-data.js';
 import { parseCsv } from '../../src/jobs/csv.js';
 import { companyMatchKey } from '../../src/normalise/index.js';
 import { scores } from '../../src/core/match/evaluate.js';
+import { openEngine, type Engine } from '../../src/engine.js';
 
 /** `shared/data/real` beside the repository, or null. */
 export function realDataDir(): string | null {
@@ -196,7 +198,7 @@ export const VARIANT_KINDS = [
  */
 export function realCompanySet(
   dir: string,
-  options: { perKind: number; seed?: number; childhood?: number },
+  options: { perKind: number; seed?: number; childhood?: number; half?: 0 | 1 },
 ): RealSet {
   const r = rng(options.seed ?? 7);
   const names = listedNames(dir);
@@ -204,14 +206,17 @@ export function realCompanySet(
   const queries: RealQuery[] = [];
   const present: { id: string; name: string }[] = [];
   const held: string[] = [];
+  // With `half`, variants come from every other listed name only (the calibration script fits on one
+  // half, the bench evaluates on the other); every name stays in the snapshot as a distractor.
+  const drawn = (i: number) => options.half === undefined || i % 2 === options.half;
   names.forEach((name, i) => {
     if (r() < 0.1) {
-      held.push(name);
+      if (drawn(i)) held.push(name);
       return;
     }
     const id = hexId(i + 1);
     businesses.push({ business_id: id, name, country_code: 'US' });
-    present.push({ id, name });
+    if (drawn(i)) present.push({ id, name });
   });
   for (const kind of VARIANT_KINDS) {
     let made = 0;
@@ -232,6 +237,7 @@ export function realCompanySet(
     }
   }
   // Early-childhood organisations: one record per entity in the snapshot, the other written forms as queries.
+  if (options.childhood === 0) return { businesses, queries };
   const byId = new Map<string, string[]>();
   for (const row of rows(`${dir}/early-childhood.csv`)) {
     const name = (row['Site name'] ?? '').replace(/\s+/g, ' ').trim();
@@ -305,4 +311,22 @@ export function score(queries: readonly RealQuery[], got: readonly (string | nul
     const { precision, recall, f1 } = scores(s.rows, s.tp + s.fn, s.tp + s.fp, s.tp);
     return { kind, ...s, precision, recall, f1 };
   });
+}
+
+/** An engine over the set's businesses (written as a snapshot folder and loaded strictly). */
+export async function realEngine(businesses: readonly RealBusiness[]): Promise<Engine> {
+  const d = mkdtempSync(join(tmpdir(), 'real-companies-'));
+  const rows = businesses.map((b) => ({
+    ...b,
+    number_of_employees_range: '51-200',
+    is_public_company: true,
+  }));
+  writeFileSync(join(d, 'businesses.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(
+    join(d, 'manifest.json'),
+    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
+  );
+  const engine = openEngine();
+  await engine.load(d, { strict: true });
+  return engine;
 }

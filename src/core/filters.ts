@@ -12,7 +12,8 @@
  * - `include_related_job_titles` widens each title phrase to its group of related titles
  *   (`src/indexes/related-titles.ts`); with `operator: "and"` each phrase's group must match.
  * - `company_name` (prospects and businesses) matches the normalised company name: legal suffixes, case,
- *   accents and punctuation folded (`companyKey`), so "Acme Robotics" finds "Acme Robotics, Inc.".
+ *   accents and punctuation folded (`companyKey`), so "Acme Robotics" finds "Acme Robotics, Inc."; a legal
+ *   form written in front ("N.V. Brightwell") also reads as the name without it (`companyFilterKeys`).
  * - `google_category`, `linkedin_category`, `company_tech_stack_*`, `city_region` match a whole value,
  *   case and punctuation folded. `naics_category` matches codes starting with the given 2–6 digits.
  * - `city_region_country` matches the folded label "City, RR, CC" (region only for US, CA, AU) or
@@ -35,7 +36,7 @@ import { prospectIndex, type ProspectIndex } from '../indexes/prospects.js';
 import { rangeRows, type RangeIndex } from '../indexes/range.js';
 import { borrow, borrowCopy, release } from '../indexes/scratch.js';
 import { relatedTitles } from '../indexes/related-titles.js';
-import { companyKey, foldText } from '../normalise/index.js';
+import { companyFilterKeys, foldText } from '../normalise/index.js';
 import { INTENT_LEVELS } from '../schemas/enums.js';
 import type { AnyProspectFilters, BusinessFilters, ExistsFilter, RangeFilter } from '../schemas/filters.js';
 import { searchStatements } from '../store/sql/search.js';
@@ -218,7 +219,8 @@ export function matchProspects(engine: Context, filters: AnyProspectFilters | nu
       ),
     );
   }
-  if (has(f.company_name)) keys(f.company_name, facets.companyName, companyKey);
+  if (has(f.company_name))
+    out.applyKeys(f.company_name, facets.companyName, f.company_name.values.flatMap(companyFilterKeys));
   if (f.has_website) out.apply(f.has_website, exists(ix.hasWebsite, ix.all, f.has_website));
   if (f.is_public_company) out.apply(f.is_public_company, exists(ix.isPublic, ix.all, f.is_public_company));
   return out.finish();
@@ -273,7 +275,8 @@ export function matchBusinesses(
   if (has(f.linkedin_category)) keys(f.linkedin_category, facets.linkedin, foldText);
   if (has(f.company_tech_stack_category)) keys(f.company_tech_stack_category, facets.techCategory, foldText);
   if (has(f.company_tech_stack_tech)) keys(f.company_tech_stack_tech, facets.tech, foldText);
-  if (has(f.company_name)) keys(f.company_name, facets.name, companyKey);
+  if (has(f.company_name))
+    out.applyKeys(f.company_name, facets.name, f.company_name.values.flatMap(companyFilterKeys));
   if (has(f.number_of_locations)) keys(f.number_of_locations, facets.locations);
   if (has(f.city_region_country)) {
     keys(f.city_region_country, ops ? facets.cityRegionCountryOps : facets.cityRegionCountry, foldText);

@@ -125,6 +125,31 @@ export function companyMatchKey(name: string): string {
   return companyMatchName(name).key;
 }
 
+/**
+ * The stored keys ({@link companyKey}) a `company_name` filter value names: its key as written, and, when
+ * it starts with a legal form that ISO 20275 allows in front ("N.V. Brightwell", "Kabushiki Kaisha
+ * Toshiba", "Société dite …"), the key of the name without it, the way autocomplete reads it, so the
+ * filter finds "Brightwell N.V." as autocomplete does.
+ * @example companyFilterKeys('N.V. Brightwell') // ['n v brightwell', 'brightwell']
+ */
+export function companyFilterKeys(value: string): string[] {
+  const key = companyKey(value);
+  const tokens = nameWords(value);
+  let start = 0;
+  for (let moved = true; moved && tokens.length - start > 1;) {
+    moved = false;
+    const n = formAt(tokens, start, tokens.length, true);
+    if (n > 0 && hasWord(tokens, start + n, tokens.length)) {
+      start += n;
+      moved = true;
+      if (tokens.length - start > 1 && LEADING_NOTES.has(tokens[start] as string)) start++;
+    }
+  }
+  if (start === 0) return [key];
+  const rest = companyKey(tokens.slice(start).join(' '));
+  return rest.length === 0 || rest === key ? [key] : [key, rest];
+}
+
 /** A company name as the matcher reads it. */
 export interface CompanyMatchName {
   /** The name's own words: legal forms, trailing locations, notes and the other name removed. */
@@ -365,7 +390,8 @@ function nameWords(s: string): string[] {
 }
 
 function bracket(inner: string): string {
-  if (NOTE_IN_BRACKETS.test(inner)) return ' ';
+  // "Wendy's Company (The)": the article as listings write it.
+  if (NOTE_IN_BRACKETS.test(inner) || /^\s*the\s*$/i.test(inner)) return ' ';
   const w = nameWords(inner);
   return isPlace(w) || isForms(w) ? ' ' : ` ${inner} `;
 }

@@ -4,6 +4,7 @@
  */
 export { foldText, words } from './text.js';
 export {
+  companyFilterKeys,
   companyKey,
   companyMatchKey,
   companyMatchName,

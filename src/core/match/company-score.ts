@@ -9,7 +9,7 @@
 import { nearTokens, osaDistance, tokenSimilarity } from '../../normalise/similarity.js';
 
 /** Mirrors the normaliser's weak words: present in the key, but weak evidence of identity. */
-const WEAK_WORDS: ReadonlySet<string> = new Set([
+export const WEAK_WORDS: ReadonlySet<string> = new Set([
   'group',
   'holdings',
   'holding',

@@ -5,11 +5,13 @@
  */
 import { kind, type Context } from '../../runtime/context.js';
 import {
+  businessInitialsIndex,
   businessMatchIndex,
   businessNameIndex,
   splitKey,
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
+import type { KeyIndex } from '../../indexes/match/key-index.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
 import { candidates, nearVocabulary, sameJoined, type TokenIndex } from '../../indexes/match/token-index.js';
 import { companyMatchName } from '../../normalise/index.js';
@@ -48,6 +50,8 @@ export interface CompanyContext {
   /** `MatchOptions.minConfidence`: when set, rows the default leaves open get a calibrated best guess. */
   readonly minConfidence?: number;
   tokens(): TokenIndex;
+  /** Names by the initials of their words (built on first use). */
+  initials(): KeyIndex;
   scored(pos: number): ScoredName;
   /** The canonical legal form business `pos` is written with ('' when none). */
   form(pos: number): string;
@@ -64,12 +68,14 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
   // Filled on first use, by position (a candidate is scored many times over a batch).
   const cache = engine.indexes.get(SCORED);
   let tokens: TokenIndex | undefined;
+  let initials: KeyIndex | undefined;
   return {
     index,
     // With a threshold every row is searched in full, so plain and explained runs see the same candidates.
     detail: detail || minConfidence !== undefined,
     minConfidence,
     tokens: () => (tokens ??= businessNameIndex(engine)),
+    initials: () => (initials ??= businessInitialsIndex(engine)),
     scored(pos) {
       return (cache[pos] ??= scoredName(splitKey(index.nameKeys[pos] as string)));
     },

@@ -119,3 +119,28 @@ export function businessNameIndex(engine: Context): TokenIndex {
 export function splitKey(key: string): string[] {
   return key.length === 0 ? [] : key.split(' ');
 }
+
+/** The initials of a name key's words (stop words aside), when it has 2–6 of them; '' otherwise. */
+export function keyInitials(tokens: readonly string[]): string {
+  let out = '';
+  for (const t of tokens) if (t !== 'and' && t !== 'of' && t !== 'the') out += t[0];
+  return out.length >= 2 && out.length <= 6 ? out : '';
+}
+
+/**
+ * Names by the initials of their words ("international business machines" under `ibm`), built on the
+ * first query that may be an acronym of a name.
+ */
+export function businessInitialsIndex(engine: Engine): KeyIndex {
+  return engine.cached('match.businesses.initials', (e) => {
+    const index = businessMatchIndex(e);
+    const out = new KeyIndex();
+    for (let i = 0; i < index.size; i++) {
+      const tokens = splitKey(index.nameKeys[i] as string);
+      if (tokens.length < 2) continue;
+      const initials = keyInitials(tokens);
+      if (initials !== '') out.add(initials, i);
+    }
+    return out;
+  });
+}
