@@ -19,7 +19,7 @@ import { keyInitials } from '../../indexes/match/businesses.js';
 import type { TokenIndex } from '../../indexes/match/token-index.js';
 import { CANONICAL_COUNTRIES, PLACES } from '../../normalise/company-places.js';
 import { STOP_WORDS, WEAK_WORDS } from './company-score.js';
-import { nearTokens } from './similarity.js';
+import { nearTokens } from '../../normalise/similarity.js';
 import { formConflict, type CompanyContext, type QueryName } from './company-search.js';
 
 /** Candidates come from the postings of the query's words that at most this many names have. */

@@ -131,16 +131,18 @@ export function keyInitials(tokens: readonly string[]): string {
  * Names by the initials of their words ("international business machines" under `ibm`), built on the
  * first query that may be an acronym of a name.
  */
-export function businessInitialsIndex(engine: Engine): KeyIndex {
-  return engine.cached('match.businesses.initials', (e) => {
-    const index = businessMatchIndex(e);
-    const out = new KeyIndex();
-    for (let i = 0; i < index.size; i++) {
-      const tokens = splitKey(index.nameKeys[i] as string);
-      if (tokens.length < 2) continue;
-      const initials = keyInitials(tokens);
-      if (initials !== '') out.add(initials, i);
-    }
-    return out;
-  });
+export function businessInitialsIndex(engine: Context): KeyIndex {
+  return engine.indexes.get(BUSINESS_INITIALS);
 }
+
+const BUSINESS_INITIALS = kind('match.businesses.initials', (e) => {
+  const index = businessMatchIndex(e);
+  const out = new KeyIndex();
+  for (let i = 0; i < index.size; i++) {
+    const tokens = splitKey(index.nameKeys[i] as string);
+    if (tokens.length < 2) continue;
+    const initials = keyInitials(tokens);
+    if (initials !== '') out.add(initials, i);
+  }
+  return out;
+});
