@@ -21,18 +21,31 @@ import {
   type BusinessesExportRequest as BusinessesExportInput,
   type ProspectsExportRequest as ProspectsExportInput,
 } from '../schemas/export.js';
-import { getMeta } from '../store/open.js';
+import { getMeta, openDatabase, type Db } from '../store/open.js';
 import { capPerCompany } from './company-cap.js';
 import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
-import { businessRecords, prospectRecords, type FetchMode } from './records.js';
+import { businessRecords, prospectRecords, recentBusinessEvents, type FetchMode } from './records.js';
 
 /** Records read per step. */
 const STEP = 1_000;
+
+/** A stored record (the `wire` MessagePack map of the full record) and the values that replace some of
+ * its stored ones (a business's recent `events`, which depend on the clock). */
+export interface StoredRecord {
+  wire: Uint8Array;
+  replace?: Record<string, unknown>;
+}
 
 /** An export in progress: iterate it with `for await`; `total` is known from the start. */
 export interface RecordExport extends AsyncIterableIterator<Record<string, unknown>> {
   /** Number of records the export yields. */
   readonly total: number;
+  /**
+   * The same records, a step at a time, as stored (full records whatever the mode: a preview is a key
+   * subset), for writers that read the stored bytes without decoding them (the Parquet export).
+   * Iterate either this or the export itself, once.
+   */
+  stored(): AsyncIterable<StoredRecord[]>;
 }
 
 function parse<T>(schema: ZodType<T>, request: unknown): T {
@@ -54,9 +67,71 @@ async function outsideWrites(engine: Engine): Promise<void> {
   while (engine.db.inTransaction) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
+type Entity = 'prospects' | 'businesses';
+
+/**
+ * Stored records of ascending `rows` of `entity`. A dense step (the rows cover at least half of their
+ * rowid range, as in an export of everything) is one range scan; a sparse one reads `rowid IN (…)`
+ * lists, as fetch does.
+ */
+function storedReader(engine: Engine, db: Db, entity: Entity, mode: FetchMode) {
+  const id = entity === 'businesses' ? ', business_id' : '';
+  const range = db.prepare(`SELECT rowid, wire${id} FROM ${entity} WHERE rowid BETWEEN ? AND ?`).raw();
+  const list = db
+    .prepare(`SELECT rowid, wire${id} FROM ${entity} WHERE rowid IN (${Array(IN).fill('?').join(', ')})`)
+    .raw();
+  const events = entity === 'businesses' && mode === 'full';
+  return (rows: readonly number[]): StoredRecord[] => {
+    const out: StoredRecord[] = [];
+    const push = (row: unknown[]) => {
+      const r: StoredRecord = { wire: row[1] as Buffer };
+      if (events) r.replace = { events: recentBusinessEvents(engine, row[2] as string) };
+      out.push(r);
+    };
+    const first = rows[0]!;
+    const last = rows[rows.length - 1]!;
+    if (rows.length * 2 >= last - first + 1) {
+      let i = 0;
+      for (const row of range.iterate(first, last) as Iterable<unknown[]>) {
+        const rowid = row[0] as number;
+        while (rows[i]! < rowid) i++; // every captured row exists (the data version is unchanged)
+        if (rows[i] === rowid) push(row);
+      }
+    } else {
+      const byRow = new Map<number, unknown[]>();
+      for (let i = 0; i < rows.length; i += IN) {
+        const batch = rows.slice(i, i + IN);
+        while (batch.length < IN) batch.push(0); // rowid 0: none has it
+        for (const row of list.all(batch) as unknown[][]) byRow.set(row[0] as number, row);
+      }
+      for (const rowid of rows) push(byRow.get(rowid)!);
+    }
+    return out;
+  };
+}
+
+/**
+ * The stored view's own read connection to a database file, with a 2 MiB page cache instead of the
+ * engine's 256 MiB: a scan of every row filled that cache with pages read once (+256 MiB of resident
+ * memory at 1M prospects, all of it kept until the engine closes), and the largest memory map this
+ * SQLite build allows (pages read in place, file-backed memory the kernel reclaims at will). The
+ * version checks stay on the engine's connection; an in-memory database has only that one.
+ */
+function readConnection(engine: Engine): Db {
+  if (engine.path === ':memory:' || engine.path === '') return engine.db;
+  const db = openDatabase(engine.path, { readonly: true });
+  db.pragma('cache_size = -2048');
+  db.pragma('mmap_size = 2147418112');
+  return db;
+}
+
+/** Rowids per `rowid IN (…)` read. */
+const IN = 100;
+
 function walk(
   engine: Engine,
   lent: Bitset,
+  entity: Entity,
   mode: FetchMode,
   records: (engine: Engine, rows: readonly number[], mode: FetchMode) => Record<string, unknown>[],
 ): RecordExport {
@@ -65,7 +140,10 @@ function walk(
   release(lent);
   const version = dataVersion(engine);
   const total = cardinality(set);
+  let started = false;
   async function* steps() {
+    if (started) throw new Error('an export can be iterated once');
+    started = true;
     let from = 0;
     for (;;) {
       await outsideWrites(engine);
@@ -78,12 +156,24 @@ function walk(
       const rows = take(set, from, STEP);
       if (rows.length === 0) return;
       from = rows[rows.length - 1]! + 1;
-      yield* records(engine, rows, mode);
+      yield rows;
       // Let I/O (the consumer's writes) run between steps.
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  return Object.assign(steps(), { total });
+  async function* decoded() {
+    for await (const rows of steps()) yield* records(engine, rows, mode);
+  }
+  async function* stored() {
+    const db = readConnection(engine);
+    try {
+      const read = storedReader(engine, db, entity, mode);
+      for await (const rows of steps()) yield read(rows);
+    } finally {
+      if (db !== engine.db) db.close();
+    }
+  }
+  return Object.assign(decoded(), { total, stored });
 }
 
 /**
@@ -100,7 +190,7 @@ export function exportProspects(engine: Engine, request: ProspectsExportInput = 
     release(set);
     throw e;
   }
-  return walk(engine, set, r.mode, prospectRecords);
+  return walk(engine, set, 'prospects', r.mode, prospectRecords);
 }
 
 /**
@@ -116,5 +206,5 @@ export function exportBusinesses(engine: Engine, request: BusinessesExportInput 
     release(set);
     throw e;
   }
-  return walk(engine, set, r.mode, businessRecords);
+  return walk(engine, set, 'businesses', r.mode, businessRecords);
 }
