@@ -7,8 +7,9 @@
  * are then read in rowid order, 1,000 per step, each step synchronously and only while no write
  * transaction is open on the engine (a load in progress is waited for) and the data version is still the
  * captured one; a load or event ingest that commits during the export ends it with a 409 CONFLICT error
- * rather than mixing two snapshots. Memory stays constant: the captured set is one bit per row, and each
- * step holds 1,000 records.
+ * rather than mixing two snapshots. Memory stays constant: the captured set is one bit per row, each
+ * step holds 1,000 records, and the reads go through a connection of the export's own with a small page
+ * cache (`readConnection`). Records are the stored fetch records (`stored()`), decoded for the iterator.
  */
 import type { ZodType } from 'zod';
 import type { Engine } from '../engine.js';
@@ -24,7 +25,8 @@ import {
 import { getMeta, openDatabase, type Db } from '../store/open.js';
 import { capPerCompany } from './company-cap.js';
 import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
-import { businessRecords, prospectRecords, recentBusinessEvents, type FetchMode } from './records.js';
+import { BUSINESS_PREVIEW_KEYS, pick, PROSPECT_PREVIEW_KEYS, wireCodec } from '../store/wire.js';
+import { recentBusinessEvents, type FetchMode } from './records.js';
 
 /** Records read per step. */
 const STEP = 1_000;
@@ -128,13 +130,7 @@ function readConnection(engine: Engine): Db {
 /** Rowids per `rowid IN (…)` read. */
 const IN = 100;
 
-function walk(
-  engine: Engine,
-  lent: Bitset,
-  entity: Entity,
-  mode: FetchMode,
-  records: (engine: Engine, rows: readonly number[], mode: FetchMode) => Record<string, unknown>[],
-): RecordExport {
+function walk(engine: Engine, lent: Bitset, entity: Entity, mode: FetchMode): RecordExport {
   // The index's bitsets live as long as the data version; the captured set must outlive a reload.
   const set = lent.clone();
   release(lent);
@@ -161,9 +157,6 @@ function walk(
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  async function* decoded() {
-    for await (const rows of steps()) yield* records(engine, rows, mode);
-  }
   async function* stored() {
     const db = readConnection(engine);
     try {
@@ -171,6 +164,18 @@ function walk(
       for await (const rows of steps()) yield read(rows);
     } finally {
       if (db !== engine.db) db.close();
+    }
+  }
+  // The records as fetch returns them (`records.ts`): the stored full record, its replaced values in
+  // place, and for a preview its preview keys.
+  const keys = entity === 'prospects' ? PROSPECT_PREVIEW_KEYS : BUSINESS_PREVIEW_KEYS;
+  async function* decoded() {
+    for await (const batch of stored()) {
+      for (const r of batch) {
+        const full = wireCodec.unpack(r.wire) as Record<string, unknown>;
+        if (r.replace) Object.assign(full, r.replace);
+        yield mode === 'full' ? full : pick(full, keys);
+      }
     }
   }
   return Object.assign(decoded(), { total, stored });
@@ -190,7 +195,7 @@ export function exportProspects(engine: Engine, request: ProspectsExportInput = 
     release(set);
     throw e;
   }
-  return walk(engine, set, 'prospects', r.mode, prospectRecords);
+  return walk(engine, set, 'prospects', r.mode);
 }
 
 /**
@@ -206,5 +211,5 @@ export function exportBusinesses(engine: Engine, request: BusinessesExportInput 
     release(set);
     throw e;
   }
-  return walk(engine, set, 'businesses', r.mode, businessRecords);
+  return walk(engine, set, 'businesses', r.mode);
 }
