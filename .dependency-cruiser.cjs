@@ -14,7 +14,7 @@ const LAYERS = [
   ['snapshot', '^src/snapshot/'],
   ['store', '^src/store/'],
   ['runtime', '^src/runtime/'],
-  ['indexes', '^src/(indexes|export)/'],
+  ['indexes', '^src/indexes/'],
   ['account', '^src/account/'],
   // The webhooks slice (registry, enrollments, outbox, delivery worker): an ingested event (core)
   // queues its deliveries here.
@@ -22,6 +22,8 @@ const LAYERS = [
   ['core', '^src/core/'],
   // The jobs slice (uploads, job state, worker): its batches run core operations.
   ['jobs', '^src/jobs/'],
+  // File writers (JSON Lines, CSV, Parquet) over core's export iterators, for the command line and notebooks.
+  ['export', '^src/export/'],
   ['facade', '^src/facade/'],
   ['root', '^src/engine\\.ts$'],
   ['adapters', '^src/(http|mcp)/'],

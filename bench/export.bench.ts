@@ -1,15 +1,18 @@
 /**
  * Export throughput and memory: every prospect (full records) to Parquet, JSON Lines and CSV through
- * `exportProspects` + `writeExport`, beside a same-run baseline that reads the same rows with plain
- * SQLite (`SELECT wire … ORDER BY rowid`), decodes them and writes JSON Lines with `JSON.stringify`.
+ * `exportProspects` + `writeExport`, beside two same-run baselines over the same rows with plain SQLite
+ * (`SELECT wire … ORDER BY rowid`): the read alone, and the read + MessagePack decode + `JSON.stringify`
+ * to a JSON Lines file (what a hand-written export would do).
  *
  *   node --expose-gc --import tsx bench/export.bench.ts [--prospects 200000] [--runs 2]
+ *     [--db FILE] [--formats parquet,jsonl,csv]
  *
  * Records/s from each task's best run (tinybench, fixed iterations); RSS growth = peak anonymous
  * resident memory during a run (sampled every 5,000 records) minus the same before it, after a GC; it
  * includes SQLite's page cache (the engine sets 256 MiB) and the garbage V8 has not collected yet, so
  * the heap still held after the run (after a GC) is shown beside it. The database is
- * the search bench's (generated and loaded under bench/.data/ on first use).
+ * the search bench's (generated and loaded under bench/.data/ on first use), or `--db` (e.g. 1M
+ * prospects from `prospectdb generate` + `prospectdb load`).
  */
 import {
   closeSync,
@@ -38,6 +41,8 @@ const { values: args } = parseArgs({
   options: {
     prospects: { type: 'string', default: '200000' },
     runs: { type: 'string', default: '2' },
+    db: { type: 'string' },
+    formats: { type: 'string', default: 'parquet,jsonl,csv' },
   },
 });
 const N = Number(args.prospects);
@@ -47,6 +52,7 @@ mkdirSync(DATA, { recursive: true });
 
 /** The search bench's database (same name, same seed), built here when missing. */
 async function database(): Promise<string> {
+  if (args.db) return args.db;
   const file = join(DATA, `search-v${SCHEMA_VERSION}-${N}.db`);
   if (existsSync(file)) return file;
   const dir = join(DATA, `snapshot-${N}`);
@@ -73,6 +79,15 @@ const rss = () => {
   const status = readFileSync('/proc/self/status', 'utf8');
   return Number(/^RssAnon:\s+(\d+)/m.exec(status)?.[1] ?? NaN) * 1024;
 };
+/** CPU seconds of the whole process (every thread) and of the main thread alone (Linux: the main
+ * thread's task id is the process id; utime + stime in clock ticks of 10 ms). On a shared machine the
+ * wall-clock rate depends on the CPU share the bench gets; the CPU time does not. */
+const cpu = () => {
+  const u = process.cpuUsage();
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { all: (u.user + u.system) / 1e6, main: (Number(f[11]) + Number(f[12])) / 100 };
+};
 const heap = () => {
   const m = process.memoryUsage();
   return m.heapUsed + m.arrayBuffers;
@@ -83,6 +98,15 @@ function settle() {
   global.gc?.();
   heapBefore = heap();
   return rss();
+}
+/** Records a run's wall time and CPU time (kept from the fastest run). */
+function timed(r: Result, t: number, c: ReturnType<typeof cpu>) {
+  const ms = performance.now() - t;
+  if (ms >= r.bestMs) return;
+  const now = cpu();
+  r.bestMs = ms;
+  r.cpuAll = now.all - c.all;
+  r.cpuMain = now.main - c.main;
 }
 function retained(r: Result) {
   global.gc?.();
@@ -99,6 +123,9 @@ const columns = exportColumns('prospects', 'full');
 
 interface Result {
   bestMs: number;
+  /** CPU seconds of the best run: every thread, and the main thread. */
+  cpuAll: number;
+  cpuMain: number;
   growth: number;
   /** JS heap + array buffers still held after the run, after a GC (what the export keeps). */
   retained: number;
@@ -107,7 +134,8 @@ interface Result {
 const results = new Map<string, Result>();
 function track(name: string) {
   let r = results.get(name);
-  if (!r) results.set(name, (r = { bestMs: Infinity, growth: 0, retained: 0, bytes: 0 }));
+  if (!r)
+    results.set(name, (r = { bestMs: Infinity, cpuAll: 0, cpuMain: 0, growth: 0, retained: 0, bytes: 0 }));
   return r;
 }
 
@@ -115,6 +143,7 @@ async function ours(format: ExportFormat) {
   const r = track(`prospectdb export → ${format}`);
   const before = settle();
   let peak = before;
+  const c = cpu();
   const t = performance.now();
   const n = await writeExport(exportProspects(engine, { mode: 'full' }), {
     format,
@@ -124,20 +153,47 @@ async function ours(format: ExportFormat) {
       if (k % 5_000 === 0) peak = Math.max(peak, rss());
     },
   });
-  r.bestMs = Math.min(r.bestMs, performance.now() - t);
+  timed(r, t, c);
   r.growth = Math.max(r.growth, Math.max(peak, rss()) - before);
   r.bytes = statSync(out(format)).size;
   retained(r);
   if (n !== count) throw new Error(`exported ${n} of ${count}`);
 }
 
+const READ = 'baseline: plain SQLite read (SELECT wire ORDER BY rowid)';
+const BASE = 'baseline: SQLite read + decode + JSON.stringify → jsonl';
+
+/** Baseline: plain SQLite read of the stored records, nothing else. */
+function plainRead() {
+  const r = track(READ);
+  const before = settle();
+  let peak = before;
+  const c = cpu();
+  const t = performance.now();
+  let n = 0;
+  let bytes = 0;
+  for (const wire of engine.db
+    .prepare('SELECT wire FROM prospects ORDER BY rowid')
+    .pluck()
+    .iterate() as Iterable<Buffer>) {
+    bytes += wire.length;
+    if (++n % 5_000 === 0) peak = Math.max(peak, rss());
+  }
+  timed(r, t, c);
+  r.growth = Math.max(r.growth, Math.max(peak, rss()) - before);
+  r.bytes = bytes;
+  retained(r);
+  if (n !== count) throw new Error(`read ${n} of ${count}`);
+}
+
 /** Baseline: plain SQLite read of the stored records, decoded, JSON.stringify to a file. */
 function baseline() {
-  const r = track('baseline: SQLite SELECT + decode + JSON.stringify → jsonl');
+  const r = track(BASE);
   const before = settle();
   let peak = before;
   const path = out('baseline.jsonl');
   const fd = openSync(path, 'w');
+  const c = cpu();
   const t = performance.now();
   let buffer = '';
   let n = 0;
@@ -154,7 +210,7 @@ function baseline() {
   }
   writeSync(fd, buffer);
   closeSync(fd);
-  r.bestMs = Math.min(r.bestMs, performance.now() - t);
+  timed(r, t, c);
   r.growth = Math.max(r.growth, Math.max(peak, rss()) - before);
   r.bytes = statSync(path).size;
   retained(r);
@@ -162,24 +218,30 @@ function baseline() {
 }
 
 const bench = new Bench({ iterations: RUNS, warmupIterations: 0, time: 0, warmup: false });
-bench
-  .add('baseline', baseline)
-  .add('parquet', () => ours('parquet'))
-  .add('jsonl', () => ours('jsonl'))
-  .add('csv', () => ours('csv'));
+// The exports first: a task's peak memory and CPU time depend on what ran before it in the process (at
+// 1M, a Parquet export measured 43 MB peak growth and 10 µs of main-thread CPU per record in a fresh
+// process, 272 MB and 24 µs after the two baselines and two other exports).
+for (const f of args.formats.split(',') as ExportFormat[]) bench.add(f, () => ours(f));
+bench.add('read', plainRead).add('baseline', baseline);
 await bench.run();
+for (const t of bench.tasks) if (t.result.state === 'errored') throw t.result.error;
 
-const base = results.get('baseline: SQLite SELECT + decode + JSON.stringify → jsonl')!;
+const read = results.get(READ)!;
+const base = results.get(BASE)!;
 const MB = 1024 * 1024;
 console.log(`prospects: ${count.toLocaleString('en-US')}, runs: ${RUNS} (best run shown)`);
 console.table(
   [...results].map(([name, r]) => ({
     workload: name,
     'records/s': Math.round((count / r.bestMs) * 1000).toLocaleString('en-US'),
-    'vs baseline': `${(base.bestMs / r.bestMs).toFixed(2)}×`,
+    'vs read + decode + stringify': `${(base.bestMs / r.bestMs).toFixed(2)}×`,
+    'vs plain read': `${(read.bestMs / r.bestMs).toFixed(2)}×`,
+    'CPU s (all threads / main)': `${r.cpuAll.toFixed(1)} / ${r.cpuMain.toFixed(1)}`,
+    // What the main thread alone allows: the rate on free cores when the other threads keep up.
+    'records per main-thread CPU s': Math.round(count / r.cpuMain).toLocaleString('en-US'),
     'RssAnon growth MB (peak)': (r.growth / MB).toFixed(0),
     'heap retained MB (after GC)': (r.retained / MB).toFixed(1),
-    'file MB': (r.bytes / MB).toFixed(1),
+    'file MB': (r.bytes / MB).toFixed(1) + (r === read ? ' (read)' : ''),
     goal: name.includes('parquet') ? '≥ 100k records/s, RSS growth ≤ 200 MB (at 1M)' : '',
   })),
 );

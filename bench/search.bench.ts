@@ -3,7 +3,7 @@
  * and DuckDB (@duckdb/node-api, the same rows copied in), same requests, same run.
  *
  *   node --expose-gc --import tsx bench/search.bench.ts [--prospects 200000] [--requests 200] [--passes 3]
- *     [--only max_per_company]
+ *     [--only max_per_company] [--db FILE]
  *
  * Workloads: 200 random prospect requests of 2–5 filters (columns all three engines hold exactly):
  * fetch page 1 (page_size 100, with total_results), stats; autocomplete on job_title, company_name and
@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
     passes: { type: 'string', default: '3' },
     /** `max_per_company`: run only that workload (no baseline copies, no DuckDB). */
     only: { type: 'string' },
+    /** A database built elsewhere (e.g. `prospectdb generate` + `load` at 1M) instead of the cached one. */
+    db: { type: 'string' },
   },
 });
 const N = Number(args.prospects);
@@ -47,6 +49,7 @@ mkdirSync(DATA, { recursive: true });
 
 async function database(): Promise<string> {
   // The file name carries the schema version, so a layout change never reuses (or migrates) an old file.
+  if (args.db) return args.db;
   const file = join(DATA, `search-v${SCHEMA_VERSION}-${N}.db`);
   if (existsSync(file)) return file;
   const dir = join(DATA, `snapshot-${N}`);

@@ -6,7 +6,8 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/commands/bench.js';
 import { generatedDatabase } from '../src/bench/data.js';
-import type { BenchReport } from '../src/bench/report.js';
+import { advantage, type BenchReport } from '../src/bench/report.js';
+import { launchBrowser } from './support/browser.js';
 
 let dir: string;
 let report: BenchReport;
@@ -197,6 +198,97 @@ describe('prospectdb bench', () => {
     for (const f of files)
       expect(XMLValidator.validate(readFileSync(join(dir, 'out', 'charts', f), 'utf8'))).toBe(true);
   });
+
+  it('renders every chart of the HTML page in a headless browser', async () => {
+    // What each chart must draw, from the report: bars (beside the background rect), lines, point marks.
+    const expected = new Map<
+      string,
+      { rects?: number; paths?: number; circles?: number; labels: string[] }
+    >();
+    const bars = report.metrics.filter((m) => advantage(m) !== null).length;
+    expected.set('ratios', { rects: bars + 1, labels: ['1×'] });
+    expected.set('batch', { paths: 2, circles: 2 * 4, labels: ['rows per call', 'rows/s'] });
+    for (const l of report.latencies)
+      expected.set(`latency-${l.key}`, {
+        paths: l.baseline ? 2 : 1,
+        circles: 0,
+        labels: ['milliseconds (log)', 'percentile'],
+      });
+    for (const c of report.curves)
+      expected.set(`curve-${c.entity}`, {
+        paths: 3,
+        circles: 3 * c.points.length,
+        labels: ['min_confidence', 'share of rows'],
+      });
+
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`page: ${String(e)}`));
+      page.on('requestfailed', (r) => problems.push(`request: ${r.url()}`));
+      await page.setViewport({ width: 1200, height: 900 });
+      await page.goto(`file://${join(dir, 'out', 'report.html')}`, { waitUntil: 'load', timeout: 30_000 });
+      const figures = await page.$$eval('figure', (els) =>
+        els.map((f) => {
+          const box = (e: (typeof els)[number]) => {
+            const r = e.getBoundingClientRect();
+            return { x: r.x, y: r.y, w: r.width, h: r.height };
+          };
+          const svg = f.querySelector('svg')!;
+          const frame = box(svg);
+          return {
+            id: f.id,
+            svg: frame,
+            rects: [...svg.querySelectorAll('rect')].map(box),
+            paths: [...svg.querySelectorAll('path')].map(box),
+            circles: [...svg.querySelectorAll('circle')].map(box),
+            texts: [...svg.querySelectorAll('text')].map((t) => {
+              const b = box(t);
+              const style = t.ownerDocument.defaultView!.getComputedStyle(t);
+              return {
+                text: t.textContent ?? '',
+                size: b.w > 0 && b.h > 0,
+                inside:
+                  b.x >= frame.x - 1 &&
+                  b.y >= frame.y - 1 &&
+                  b.x + b.w <= frame.x + frame.w + 1 &&
+                  b.y + b.h <= frame.y + frame.h + 1,
+                shown: style.visibility !== 'hidden' && style.display !== 'none' && style.opacity !== '0',
+              };
+            }),
+          };
+        }),
+      );
+      expect(figures.map((f) => f.id)).toEqual([...expected.keys()]);
+      for (const f of figures) {
+        const want = expected.get(f.id)!;
+        expect(f.svg.w, f.id).toBeGreaterThan(100);
+        expect(f.svg.h, f.id).toBeGreaterThan(100);
+        if (want.rects !== undefined) {
+          expect(f.rects, f.id).toHaveLength(want.rects);
+          for (const r of f.rects) expect(r.w > 0 && r.h > 0, f.id).toBe(true);
+        }
+        if (want.paths !== undefined) {
+          expect(f.paths, f.id).toHaveLength(want.paths);
+          for (const p of f.paths) expect(p.w + p.h, f.id).toBeGreaterThan(0);
+        }
+        if (want.circles !== undefined) expect(f.circles, f.id).toHaveLength(want.circles);
+        for (const c of f.circles) expect(c.w > 0 && c.h > 0, f.id).toBe(true);
+        // The title, the axis labels and every tick label are laid out inside the chart and visible.
+        const texts = f.texts.map((t) => t.text);
+        for (const label of want.labels) expect(texts, f.id).toContain(label);
+        for (const t of f.texts)
+          expect(t, `${f.id}: ${t.text}`).toMatchObject({ size: true, inside: true, shown: true });
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 
   it('caches the generated database for the next run', async () => {
     const again = await generatedDatabase({

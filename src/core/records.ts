@@ -45,13 +45,15 @@ export function prospectRecords(engine: Context, rows: readonly number[], mode: 
 
 /** Wire records of business rowids, in the given order. */
 export function businessRecords(engine: Context, rows: readonly number[], mode: FetchMode) {
-  const st = statements(engine);
-  const full = storedRecords(st.businesses, rows);
+  const full = storedRecords(statements(engine).businesses, rows);
   if (mode === 'preview') return full.map((r) => pick(r, BUSINESS_PREVIEW_KEYS));
-  const since = engine.now() - RECENT_EVENT_DAYS * DAY_MS;
-  for (const r of full) {
-    // `events` keeps its place in the stored record; only its value is per request.
-    r.events = [...new Set(st.events.all(r.business_id, since) as string[])];
-  }
+  // `events` keeps its place in the stored record; only its value is per request.
+  for (const r of full) r.events = recentBusinessEvents(engine, r.business_id as string);
   return full;
+}
+
+/** Distinct names of a business's events in the 90 days before the engine's clock, newest first. */
+export function recentBusinessEvents(engine: Context, businessId: string): string[] {
+  const since = engine.now() - RECENT_EVENT_DAYS * DAY_MS;
+  return [...new Set(statements(engine).events.all(businessId, since) as string[])];
 }

@@ -1,14 +1,17 @@
 /**
  * The typed columns of exported records (CSV header order, Parquet schema), in wire-record order. A
  * preview export keeps the preview keys. `list` columns are lists of strings (Parquet LIST, a JSON array
- * in CSV), `json` columns nested objects (Parquet JSON, JSON text in CSV).
+ * in CSV), `records` columns lists of objects with string `fields` (Parquet LIST of STRUCT, JSON text
+ * in CSV).
  */
 import { BUSINESS_PREVIEW_KEYS, PROSPECT_PREVIEW_KEYS, type FetchMode } from '../store/wire.js';
 
-export type ColumnKind = 'string' | 'int' | 'list' | 'json';
+export type ColumnKind = 'string' | 'int' | 'list' | 'records';
 export interface Column {
   name: string;
   kind: ColumnKind;
+  /** The string fields of a `records` column's objects. */
+  fields?: readonly string[];
   /** Unique random hex values (ids, hashes): Parquet stores them plain and uncompressed, as neither a
    * dictionary nor compression shrinks them. */
   random?: true;
@@ -49,6 +52,11 @@ const PROSPECT: [string, ColumnKind][] = [
   ['business_id', 'string'],
 ];
 
+/** The fields of each `records` column (the wire record's shape, `store/wire.ts`). */
+const FIELDS: Record<string, readonly string[]> = {
+  business_intent_topics: ['topic', 'intent_level'],
+};
+
 const BUSINESS: [string, ColumnKind][] = [
   ['business_id', 'string'],
   ['name', 'string'],
@@ -65,7 +73,7 @@ const BUSINESS: [string, ColumnKind][] = [
   ['business_description', 'string'],
   ['sic_code', 'string'],
   ['sic_code_description', 'string'],
-  ['business_intent_topics', 'json'],
+  ['business_intent_topics', 'records'],
   ['events', 'list'],
   ['linkedin_profile', 'string'],
   ['google_category', 'list'],
@@ -78,5 +86,10 @@ export function exportColumns(entity: ExportEntity, mode: FetchMode): Column[] {
   const preview = new Set<string>(entity === 'prospects' ? PROSPECT_PREVIEW_KEYS : BUSINESS_PREVIEW_KEYS);
   return table
     .filter(([name]) => mode === 'full' || preview.has(name))
-    .map(([name, kind]) => (RANDOM.has(`${entity}.${name}`) ? { name, kind, random: true } : { name, kind }));
+    .map(([name, kind]) => ({
+      name,
+      kind,
+      ...(kind === 'records' ? { fields: FIELDS[name] } : {}),
+      ...(RANDOM.has(`${entity}.${name}`) ? { random: true as const } : {}),
+    }));
 }

@@ -1,12 +1,13 @@
 /**
  * Writes exported records to a file: JSON Lines (the records as they are), CSV (RFC 4180, lists and
  * nested values as JSON text, null as an empty cell) or Parquet (typed columns: strings, 32-bit integers,
- * lists of strings, JSON; `parquet.ts`, row group by row group, so memory stays bounded by one row group).
+ * lists of strings, lists of structs; `parquet.ts`, row group by row group, so memory stays bounded).
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import type { RecordExport, StoredRecord } from '../core/export.js';
+import { packJson } from '../store/msgpack.js';
 import type { Column } from './columns.js';
-import { ParquetSink } from './parquet.js';
 
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -17,7 +18,7 @@ export interface WriteOptions {
   out: string;
   /** The typed columns (`exportColumns(entity, mode)`); JSON Lines writes records whole. */
   columns: Column[];
-  /** Called after each record with the count written so far. */
+  /** Called with the count written so far: after each record (after each batch of them for Parquet). */
   onRecord?: (written: number) => void;
 }
 
@@ -26,10 +27,15 @@ const CHUNK = 1 << 16;
 
 /** Writes every record of `records` to `options.out`; resolves to the number written. */
 export async function writeExport(
-  records: AsyncIterable<Record<string, unknown>>,
+  records: AsyncIterable<Record<string, unknown>> | RecordExport,
   options: WriteOptions,
 ): Promise<number> {
-  if (options.format === 'parquet') return writeParquet(records, options);
+  if (options.format === 'parquet') {
+    // Loaded here: the Parquet libraries are optional dependencies.
+    const { writeParquetFile } = await import('./parquet.js');
+    const stored = 'stored' in records ? records.stored() : packed(records);
+    return writeParquetFile(stored, options.columns, options.out, options.onRecord);
+  }
   const line =
     options.format === 'jsonl'
       ? (r: Record<string, unknown>) => JSON.stringify(r) + '\n'
@@ -78,14 +84,15 @@ function csvLine(columns: Column[]) {
   };
 }
 
-async function writeParquet(records: AsyncIterable<Record<string, unknown>>, options: WriteOptions) {
-  const sink = new ParquetSink(options.out, options.columns);
-  let n = 0;
+/** Records that are not stored ones (any iterable of records), packed as the store packs them. */
+async function* packed(records: AsyncIterable<Record<string, unknown>>): AsyncIterable<StoredRecord[]> {
+  let batch: StoredRecord[] = [];
   for await (const r of records) {
-    sink.add(r);
-    n++;
-    options.onRecord?.(n);
+    batch.push({ wire: packJson(r) });
+    if (batch.length === 1_000) {
+      yield batch;
+      batch = [];
+    }
   }
-  sink.finish();
-  return n;
+  if (batch.length > 0) yield batch;
 }

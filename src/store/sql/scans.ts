@@ -21,3 +21,15 @@ export const SCAN_SQL = {
          JOIN businesses b ON b.business_id = e.entity_id
          WHERE e.entity_type = 'business' ORDER BY e.event_time DESC, b.rowid`,
 } as const;
+
+/**
+ * `core/export.ts`: the stored records of a rowid range (a dense step of an export) or of a list of `n`
+ * rowids (a sparse one), prepared on the export's own read connection.
+ */
+export function EXPORT_SQL(entity: 'prospects' | 'businesses', n: number): { range: string; list: string } {
+  const columns = `rowid, wire${entity === 'businesses' ? ', business_id' : ''}`;
+  return {
+    range: `SELECT ${columns} FROM ${entity} WHERE rowid BETWEEN ? AND ?`,
+    list: `SELECT ${columns} FROM ${entity} WHERE rowid IN (${Array(n).fill('?').join(', ')})`,
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * A headless Chromium for tests, from the npm registry alone: `@sparticuz/chromium` ships the browser
+ * (brotli-compressed, with its fonts) inside its package and unpacks it into the temporary folder on
+ * first use (~10 s, then reused); `puppeteer-core` drives it. Nothing is downloaded at install or run
+ * time, so `npm ci` on a fresh machine is enough.
+ */
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import chromium from '@sparticuz/chromium';
+import puppeteer, { type Browser } from 'puppeteer-core';
+
+/** Launches the packaged Chromium headless (unpacking it first when needed). */
+export async function launchBrowser(): Promise<Browser> {
+  chromium.setGraphicsMode = false; // no WebGL needed: skips unpacking SwiftShader
+  const executablePath = await chromium.executablePath();
+  // The packaged fonts, so text is measured the same on a machine with no fonts installed.
+  const fonts = join(tmpdir(), 'fonts');
+  if (existsSync(join(fonts, 'fonts.conf'))) process.env.FONTCONFIG_PATH ??= fonts;
+  return puppeteer.launch({
+    executablePath,
+    args: chromium.args,
+    headless: true,
+    timeout: 60_000,
+    protocolTimeout: 60_000,
+  });
+}
