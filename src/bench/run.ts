@@ -1,6 +1,9 @@
 /**
  * `prospectdb bench`: every measurement beside a baseline measured in the same run, gathered into one
  * report ({@link BenchReport}). Progress goes to `log` (stderr in the CLI).
+ *
+ * Over 400 lines on purpose: the list of measurements of one report, each beside its baseline; the
+ * measuring helpers (`measure.ts`), data (`data.ts`) and rendering (`render.ts`) are apart.
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';

@@ -12,6 +12,9 @@
  *
  * Values of an unexpected MessagePack type are not dropped: a string column receives their JSON text,
  * a list column a one-element list of it, an integer column null for a non-integer.
+ *
+ * Over 400 lines on purpose: one MessagePack walker specialised per column kind; the walk and the
+ * buffers it fills must stay in one module for the JIT to inline them.
  */
 import { wireCodec } from '../store/wire.js';
 import type { Column } from './columns.js';

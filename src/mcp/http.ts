@@ -12,6 +12,9 @@
  * @example
  * const mcp = mcpHttpHandler(engine, { publicUrl: 'https://data.example.com' });
  * http.createServer(async (req, res) => { if (await mcp(req, res)) return; … });
+ *
+ * Over 400 lines on purpose: the one router of the tool server's endpoints (transport, metadata, sign-in
+ * page, bearer checks, sessions), kept together so every path's security checks read side by side.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,9 @@
 /**
  * Company names → comparable keys. Legal forms come off the end only (repeatedly), never the whole name;
  * the weak-word "core" is what fuzzy name matching weighs most.
+ *
+ * Over 400 lines on purpose: one normalisation pipeline (markers, brackets, places, legal forms,
+ * initials, connectors) whose steps run in a stated order; places and legal-form tables are apart.
  */
 import { LEGAL_FORM_SPELLINGS } from './legal-forms.generated.js';
 import { COUNTRY_WORDS, isPlace, trailingPlaceLength } from './company-places.js';

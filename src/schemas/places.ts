@@ -3,6 +3,8 @@
  * `enums.ts`; weights give the headquarters mix (about 55% United States). Reference data shared by the
  * company-name normaliser (the real city names) and the fixture generator (everything else); it lives
  * here, not under `generate/`, so that the library never imports the generator.
+ *
+ * Over 400 lines on purpose: a data table (countries, cities, formats), not logic.
  */
 
 /** [city, region code, metro area, postal prefix, weight, area codes (NANP and Brazil only)] */

@@ -4,6 +4,9 @@
  * and domain are both given the domain decides and the name confirms or picks among businesses sharing
  * the domain; name only → exact name key, then fuzzy name; an invalid domain → no match. A domain or
  * profile that is given but unknown rules out candidates that have a different one.
+ *
+ * Over 400 lines on purpose: the documented rule order of one row (keys, then name, then the namesake
+ * tie-breaks) reads top to bottom in one file; the scorers live apart.
  */
 import { linkedinCompanySlug, normaliseDomain, type DomainKey } from '../../normalise/index.js';
 import {

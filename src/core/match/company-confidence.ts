@@ -9,6 +9,8 @@ import { COMPANY_CONFIDENCE } from './company-confidence.generated.js';
 export type { ConfidencePath, ConfidenceTable } from './company-confidence-table.js';
 import type { ConfidencePath, ConfidenceTable } from './company-confidence-table.js';
 
+// Documented module state: the table in force. Only the calibration script replaces it (below); the
+// engine reads it.
 let table: ConfidenceTable = COMPANY_CONFIDENCE;
 
 /**

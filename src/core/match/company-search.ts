@@ -2,6 +2,10 @@
  * Company name → scored business candidates: the exact name key first, then token blocking with the
  * deletion neighbourhood and the calibrated scorer. Shared by the business matcher and by the prospect
  * matcher (to resolve `company_name`).
+ *
+ * Over 400 lines on purpose: the candidate search and its scorer share one per-query scratch state in
+ * the hot loop; the word evidence (`company-words.ts`) and the legal forms (`legal-form.ts`) are already
+ * apart.
  */
 import { kind, type Context } from '../../runtime/context.js';
 import {

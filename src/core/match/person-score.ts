@@ -4,6 +4,9 @@
  * reading is compared with a stored name in both orders (given-family and family-given), the family name
  * against any later word of the other name (double surnames, middle names present or absent), given
  * names up to a nickname, an initial, a truncation or a typo, family names up to a typo.
+ *
+ * Over 400 lines on purpose: the readings of a name and their comparison share the scratch buffers of
+ * the hot loop (one company of 100,000 people is scored here).
  */
 import type { ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import { deletions, MIN_FUZZY_WORD } from '../../indexes/match/prospects.js';

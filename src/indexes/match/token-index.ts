@@ -5,6 +5,9 @@
  * the vocabulary. Candidate generation is exact:
  * every position sharing a near token with the query comes back, unless the query's tokens are so
  * common that their postings exceed the budget (then only positions hit by two query tokens do).
+ *
+ * Over 400 lines on purpose: the index layout (typed arrays), its build and its query share offsets and
+ * scratch arrays; the saved form reads the same layout.
  */
 import { nearTokens } from '../../normalise/similarity.js';
 import { buildPairIndex, pairPostings, type PairIndex } from './pair-index.js';

@@ -9,6 +9,9 @@
  * Every grant is bound to this server's canonical resource URL (RFC 8707, e.g. `https://data.example.com/mcp`):
  * a `resource` naming anything else is refused with `invalid_target` at authorize and token time, the access
  * token's audience is that URL, and `/mcp` accepts only tokens whose audience is its own URL.
+ *
+ * Over 400 lines on purpose: one `OAuthServerProvider` (the SDK's interface) whose methods share the
+ * grant and token bookkeeping; split, each part would reach into the others' tables.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
