@@ -285,7 +285,11 @@ const u16 = (b: Uint8Array, p: number) => (b[p]! << 8) | b[p + 1]!;
 const u32 = (b: Uint8Array, p: number) =>
   ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
 
-/** Start and end of the string at `p`, or -1 when the value there is not a string. */
+/**
+ * Start and end of the string at `p`, or -1 when the value there is not a string. The start comes back
+ * through `strStart` (documented module scratch: a second return value without allocating an object per
+ * string; synchronous, so no two walks interleave).
+ */
 let strStart = 0;
 function stringEnd(b: Uint8Array, p: number): number {
   const t = b[p]!;
@@ -296,7 +300,7 @@ function stringEnd(b: Uint8Array, p: number): number {
   return -1;
 }
 
-/** Count and first-entry position of the array (or map) at `p`, or -1 when it is not one. */
+/** Count and first-entry position of the array (or map) at `p`, or -1 when it is not one (scratch as above). */
 let headerEnd = 0;
 function arrayLength(b: Uint8Array, p: number): number {
   const t = b[p]!;
