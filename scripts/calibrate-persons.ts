@@ -27,6 +27,7 @@ import { openEngine } from '../src/engine.js';
 import { CULTURES, type Culture } from '../src/generate/data/names.js';
 import { ascii } from '../src/generate/text.js';
 import { GIVEN_VARIANTS } from '../src/normalise/nicknames.js';
+import { writeSnapshotFiles } from '../fixtures/write-snapshot.js';
 
 export const TABLE_FILE = fileURLToPath(new URL('../src/core/match/person-confidence.ts', import.meta.url));
 
@@ -226,12 +227,7 @@ function writeSnapshot(dir: string, companies: readonly Company[]): void {
       }),
     ),
   );
-  writeFileSync(
-    join(dir, 'manifest.json'),
-    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
-  );
-  writeFileSync(join(dir, 'businesses.jsonl'), businesses.join('\n') + '\n');
-  writeFileSync(join(dir, 'prospects.jsonl'), prospects.join('\n') + '\n');
+  writeSnapshotFiles(dir, businesses, prospects);
 }
 
 interface Query {

