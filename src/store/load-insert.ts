@@ -4,6 +4,7 @@
 import type { StreamName } from '../snapshot/files.js';
 import { COLUMNS } from './load-columns.js';
 import type { Db } from './open.js';
+import { insertKeysSql, insertRowsSql } from './sql/load.js';
 
 /** Rows per multi-row INSERT, and match keys per multi-row INSERT of keys. */
 const ROWS_PER_INSERT = 50;
@@ -25,13 +26,10 @@ export function inserter(db: Db, stream: StreamName): Inserter {
   const entity = stream === 'businesses' ? 'business' : stream === 'prospects' ? 'prospect' : undefined;
   const columns = entity ? ['rowid', ...COLUMNS[stream]] : COLUMNS[stream];
   const n = columns.length;
-  const tuple = `(${Array(n).fill('?').join(', ')})`;
-  const sql = (rows: number) =>
-    `INSERT INTO ${stream} (${columns.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
+  const sql = (rows: number) => insertRowsSql(stream, columns, rows);
   const one = db.prepare(sql(1));
   const many = db.prepare(sql(ROWS_PER_INSERT));
-  const keySql = (keys: number) =>
-    `INSERT INTO match_keys (entity, kind, key, row) VALUES ${Array(keys).fill('(?, ?, ?, ?)').join(', ')}`;
+  const keySql = insertKeysSql;
   const keyOne = db.prepare(keySql(1));
   const keyMany = db.prepare(keySql(KEYS_PER_INSERT));
   const params: unknown[] = new Array(n * ROWS_PER_INSERT).fill(null);

@@ -16,6 +16,7 @@ import type { Db } from './open.js';
 import type { TABLE_INDEXES } from './schema.js';
 import { createIndexes, dropIndexes } from './schema.js';
 import type { LoadIssue, LoadOptions, StreamReport } from './load-report.js';
+import { clearStreamSql } from './sql/load.js';
 
 export interface StreamContext {
   asOfYear: number;
@@ -109,11 +110,5 @@ const TABLES_OF: Record<StreamName, (keyof typeof TABLE_INDEXES)[]> = {
 };
 
 function clearStream(db: Db, stream: StreamName): void {
-  if (stream === 'businesses') {
-    db.exec(`DELETE FROM businesses; DELETE FROM match_keys WHERE entity = 'business';`);
-  } else if (stream === 'prospects') {
-    db.exec(`DELETE FROM prospects; DELETE FROM match_keys WHERE entity = 'prospect';`);
-  } else {
-    db.exec('DELETE FROM events');
-  }
+  db.exec(clearStreamSql(stream));
 }

@@ -7,6 +7,7 @@
 import { kind, type Context } from '../../runtime/context.js';
 import { companyMatchName } from '../../normalise/index.js';
 import { KeyIndex } from './key-index.js';
+import { SCAN_SQL } from '../../store/sql/scans.js';
 import { buildTokenIndex, type TokenIndex } from './token-index.js';
 
 export interface BusinessMatchIndex {
@@ -41,8 +42,7 @@ type Row = [
 
 function build(engine: Context): BusinessMatchIndex {
   const db = engine.db;
-  const maxRowid = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM businesses').get() as { m: number })
-    .m;
+  const maxRowid = (db.prepare(SCAN_SQL.maxBusinessRowid).get() as { m: number }).m;
   const positionOfRowid = new Int32Array(maxRowid + 1).fill(-1);
   const ids: string[] = [];
   const names: string[] = [];
@@ -56,13 +56,7 @@ function build(engine: Context): BusinessMatchIndex {
   const byHost = new KeyIndex();
   const byLinkedin = new KeyIndex();
   const byNameKey = new KeyIndex();
-  const rows = db
-    .prepare(
-      `SELECT rowid, business_id, name, domain, host, linkedin_slug, country_code
-       FROM businesses ORDER BY rowid`,
-    )
-    .raw()
-    .iterate() as IterableIterator<Row>;
+  const rows = db.prepare(SCAN_SQL.matchBusinesses).raw().iterate() as IterableIterator<Row>;
   for (const [rowid, id, name, domain, host, slug, country] of rows) {
     const m = companyMatchName(name);
     const key = m.key;

@@ -9,6 +9,7 @@ import { kind, type Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
 import { businessMatchIndex } from './businesses.js';
 import { KeyIndex } from './key-index.js';
+import { SCAN_SQL } from '../../store/sql/scans.js';
 
 /** Words shorter than this are not given typo neighbours (their neighbours are most of the alphabet). */
 export const MIN_FUZZY_WORD = 4;
@@ -51,8 +52,7 @@ export interface ProspectMatchIndex {
 function build(engine: Context): ProspectMatchIndex {
   const db = engine.db;
   const companies = businessMatchIndex(engine);
-  const maxRowid = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM prospects').get() as { m: number })
-    .m;
+  const maxRowid = (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m;
   const positionOfRowid = new Int32Array(maxRowid + 1).fill(-1);
   const ids: string[] = [];
   const nameKeys: string[] = [];
@@ -61,10 +61,9 @@ function build(engine: Context): ProspectMatchIndex {
   const names: string[] = [];
   const wordId = new Map<string, number>();
   const wordCount: number[] = [];
-  const rows = db
-    .prepare('SELECT rowid, prospect_id, business_rowid, name_key, full_name FROM prospects ORDER BY rowid')
-    .raw()
-    .iterate() as IterableIterator<[number, string, number | null, string, string]>;
+  const rows = db.prepare(SCAN_SQL.matchProspects).raw().iterate() as IterableIterator<
+    [number, string, number | null, string, string]
+  >;
   for (const [rowid, id, businessRowid, key, fullName] of rows) {
     const pos = ids.length;
     positionOfRowid[rowid] = pos;
@@ -135,10 +134,9 @@ function build(engine: Context): ProspectMatchIndex {
   const byPhone = new KeyIndex();
   const byLinkedin = new KeyIndex();
   const target: Record<string, KeyIndex> = { email: byEmail, phone: byPhone, linkedin: byLinkedin };
-  const keys = db
-    .prepare(`SELECT kind, key, row FROM match_keys WHERE entity = 'prospect'`)
-    .raw()
-    .iterate() as IterableIterator<[string, string, number]>;
+  const keys = db.prepare(SCAN_SQL.prospectMatchKeys).raw().iterate() as IterableIterator<
+    [string, string, number]
+  >;
   for (const [kind, key, row] of keys) {
     const pos = positionOfRowid[row] ?? -1;
     if (pos >= 0) target[kind]?.add(key, pos);

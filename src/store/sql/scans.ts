@@ -20,6 +20,14 @@ export const SCAN_SQL = {
   businessEvents: `SELECT e.event_name AS name, e.event_time AS time, b.rowid AS row FROM events e
          JOIN businesses b ON b.business_id = e.entity_id
          WHERE e.entity_type = 'business' ORDER BY e.event_time DESC, b.rowid`,
+  /** `indexes/match/businesses.ts`: the match keys and names of every business, in rowid order. */
+  matchBusinesses: `SELECT rowid, business_id, name, domain, host, linkedin_slug, country_code
+       FROM businesses ORDER BY rowid`,
+  /** `indexes/match/prospects.ts`: names and employers of every prospect, in rowid order. */
+  matchProspects:
+    'SELECT rowid, prospect_id, business_rowid, name_key, full_name FROM prospects ORDER BY rowid',
+  /** `indexes/match/prospects.ts`: the prospects' e-mail, phone and profile keys (written by the load). */
+  prospectMatchKeys: `SELECT kind, key, row FROM match_keys WHERE entity = 'prospect'`,
 } as const;
 
 /**

@@ -1,0 +1,43 @@
+/**
+ * The load's statements (`store/load*.ts`): multi-row inserts per stream and of match keys, clearing a
+ * stream, and the company columns prospects inherit from their employer. Prepared by the load once per
+ * stream (a load runs once per data version, so there is nothing to keep between runs).
+ */
+export const LOAD_SQL = {
+  /** Narrow columns only: decoding every business `doc` just for two URLs was the costliest start of a prospects stream. */
+  companies: `SELECT business_id, rowid AS business_rowid, name AS company_name,
+  website_url AS company_website, linkedin_profile AS company_linkedin, size AS company_size,
+  revenue AS company_revenue, age AS company_age, locations AS company_locations,
+  country_code AS company_country_code, region_country_code AS company_region_country_code,
+  city_region_country AS company_city_region_country, naics AS company_naics, is_public AS company_is_public,
+  has_website AS company_has_website FROM businesses`,
+  /** A prospect's inherited company columns, by rowid (named parameters as `companies` returns them). */
+  updateProspectCompany: `UPDATE prospects SET business_rowid = @business_rowid, company_name = @company_name,
+    company_website = @company_website, company_linkedin = @company_linkedin, company_size = @company_size,
+    company_revenue = @company_revenue, company_age = @company_age, company_locations = @company_locations,
+    company_country_code = @company_country_code, company_region_country_code = @company_region_country_code,
+    company_city_region_country = @company_city_region_country, company_naics = @company_naics,
+    company_is_public = @company_is_public, company_has_website = @company_has_website WHERE rowid = @rowid`,
+  updateProspectWire: 'UPDATE prospects SET wire = ? WHERE rowid = ?',
+  prospectDocs: 'SELECT rowid, business_id, doc FROM prospects',
+} as const;
+
+/** `rows` rows of `columns` into `stream` in one statement. */
+export function insertRowsSql(stream: string, columns: readonly string[], rows: number): string {
+  const tuple = `(${Array(columns.length).fill('?').join(', ')})`;
+  return `INSERT INTO ${stream} (${columns.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
+}
+
+/** `keys` match keys in one statement. */
+export function insertKeysSql(keys: number): string {
+  return `INSERT INTO match_keys (entity, kind, key, row) VALUES ${Array(keys).fill('(?, ?, ?, ?)').join(', ')}`;
+}
+
+/** Empties a stream's table (and its match keys) before the stream is loaded again. */
+export function clearStreamSql(stream: 'businesses' | 'prospects' | 'events'): string {
+  if (stream === 'businesses')
+    return `DELETE FROM businesses; DELETE FROM match_keys WHERE entity = 'business';`;
+  if (stream === 'prospects')
+    return `DELETE FROM prospects; DELETE FROM match_keys WHERE entity = 'prospect';`;
+  return 'DELETE FROM events';
+}
