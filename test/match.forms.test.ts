@@ -65,3 +65,43 @@ describe('legal forms as evidence', () => {
     expect(match('Siemens Healthineers AG').business_id).toBe(id(4));
   });
 });
+
+describe('another legal form on a name of common words', () => {
+  // "Summit Networks" and six more names holding "summit" and "networks": with another legal form, a
+  // second company of that name is as likely as a spelling of this one, so the row stays open by default.
+  const COMMON: [string, string][] = [
+    ['Summit Networks LLC', 'US'],
+    ...[
+      'Summit Foods',
+      'Summit Labs',
+      'Summit Partners',
+      'Summit Dental',
+      'Summit Realty',
+      'Summit Media',
+    ].map((n): [string, string] => [`${n} Inc.`, 'US']),
+    ...[
+      'Apex Networks',
+      'Delta Networks',
+      'Orion Networks',
+      'Vertex Networks',
+      'Nova Networks',
+      'Atlas Networks',
+    ].map((n): [string, string] => [`${n} Ltd`, 'GB']),
+    ['Brightwell N.V.', 'NL'],
+  ];
+  let common: Engine;
+  beforeAll(async () => {
+    common = await engineOf({ businesses: namedBusinesses(COMMON) });
+  });
+  afterAll(() => common.close());
+
+  it('leaves it open by default, offers it when min_confidence is lowered, and still matches a rare name', () => {
+    const [plain] = matchBusinessRows(common, [{ name: 'Summit Networks GmbH' }], { explain: true });
+    expect(plain!.business_id).toBeNull();
+    const [low] = matchBusinessRows(common, [{ name: 'Summit Networks GmbH' }], { minConfidence: 0.5 });
+    expect(low!.business_id).toBe(id(0));
+    const [rare] = matchBusinessRows(common, [{ name: 'Brightwell GmbH' }], { explain: true });
+    expect(rare!.business_id).toBe(id(COMMON.length - 1));
+    expect(rare!.matched_on).toEqual(['name', 'legal_form_differs']);
+  });
+});

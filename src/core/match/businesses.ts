@@ -386,8 +386,31 @@ function abbreviated(
 const OTHER_FORM_CAP = 0.8;
 
 /**
+ * At most this many names of the snapshot may hold the name's rarest word for a legal form alone to be
+ * read as a spelling of the same company. A name whose words few names have ("Brightwell") written with
+ * another form is the same company written differently; a name built of words hundreds of names share
+ * ("Summit Networks", "Quantumbit Talent") with another form is as often a second company of that name,
+ * and the more names a snapshot holds, the likelier. Such rows stay open by default; a caller who lowers
+ * `min_confidence` still gets the candidate, at its calibrated confidence.
+ */
+const OTHER_FORM_MAX_SHARED = 5;
+
+/** How many names hold the rarest word of `key` (0 when a word is in no name). */
+function rarestWordShare(ctx: CompanyContext, key: string): number {
+  const tokens = ctx.tokens();
+  let least = Infinity;
+  for (const word of key.split(' ')) {
+    const v = tokens.vocabId.get(word);
+    const n = v === undefined ? 0 : (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
+    if (n < least) least = n;
+  }
+  return least;
+}
+
+/**
  * The one business with the same name, written with another legal form ("Brightwell Inc." when only
- * "Brightwell N.V." exists): matched at a lower confidence, and said so. Several such namesakes: none.
+ * "Brightwell N.V." exists): matched at a lower confidence, and said so. Several such namesakes, or a
+ * name of common words ({@link OTHER_FORM_MAX_SHARED}): none.
  */
 function otherForm(
   ctx: CompanyContext,
@@ -399,6 +422,7 @@ function otherForm(
   if (same.length !== 1) return null;
   const pos = same[0] as number;
   if ((accept !== undefined && !accept(pos)) || !formConflict(ctx, q, pos)) return null;
+  if (rarestWordShare(ctx, q.key) > OTHER_FORM_MAX_SHARED) return null;
   return answer(pos, 'other_form', 1, ['name', 'legal_form_differs'], OTHER_FORM_CAP);
 }
 
