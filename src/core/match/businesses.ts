@@ -316,7 +316,12 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
     if (byWords !== null) weighed.push(byWords);
     // With a threshold every answer is weighed, so each path's answers do not depend on the table.
     const guess = ctx.minConfidence === undefined ? null : bestGuess(ctx, q, accept, search, weighed);
-    if (byWords !== null && byWords.confidence >= WORDS_DEFAULT) return withCandidate(byWords, 0.5);
+    if (
+      byWords !== null &&
+      byWords.confidence >= WORDS_DEFAULT &&
+      rarestWordShare(ctx, ctx.index.nameKeys[byWords.pos] as string) <= OTHER_FORM_MAX_SHARED
+    )
+      return withCandidate(byWords, 0.5);
     if (guess === null) return { kind: 'none', candidates: search.hits };
     return withCandidate(guess, guess.path === 'words' ? 0.5 : 1);
   }
@@ -386,8 +391,8 @@ function abbreviated(
 const OTHER_FORM_CAP = 0.8;
 
 /**
- * At most this many names of the snapshot may hold the name's rarest word for a legal form alone to be
- * read as a spelling of the same company. A name whose words few names have ("Brightwell") written with
+ * At most this many names of the snapshot may hold the name's rarest word for a legal form alone, or a
+ * word more or less (`company-words.ts`), to be read as a spelling of the same company by default. A name whose words few names have ("Brightwell") written with
  * another form is the same company written differently; a name built of words hundreds of names share
  * ("Summit Networks", "Quantumbit Talent") with another form is as often a second company of that name,
  * and the more names a snapshot holds, the likelier. Such rows stay open by default; a caller who lowers
