@@ -6,6 +6,7 @@ import { decodeDoc } from './codec.js';
 import { companyWebsite } from './derive.js';
 import type { Db } from './db.js';
 import { businessFacets, businessWire, prospectFacets, prospectWire } from './wire.js';
+import { MIGRATE_SQL } from './sql/load.js';
 
 const ADDED: Readonly<Record<'businesses' | 'prospects', readonly string[]>> = {
   businesses: ['website_url TEXT', 'linkedin_profile TEXT', 'wire BLOB', 'facets BLOB'],
@@ -21,28 +22,22 @@ export function migrate(db: Db): void {
     }
   }
   if (
-    !db.prepare('SELECT 1 FROM businesses WHERE wire IS NULL LIMIT 1').get() &&
-    !db.prepare('SELECT 1 FROM prospects WHERE wire IS NULL LIMIT 1').get()
+    !db.prepare(MIGRATE_SQL.businessWithoutWire).get() &&
+    !db.prepare(MIGRATE_SQL.prospectWithoutWire).get()
   ) {
     return;
   }
   db.transaction(() => {
-    const b = db.prepare(
-      'UPDATE businesses SET website_url = ?, linkedin_profile = ?, wire = ?, facets = ? WHERE rowid = ?',
-    );
-    for (const r of db.prepare('SELECT rowid, doc FROM businesses WHERE wire IS NULL').all() as {
+    const b = db.prepare(MIGRATE_SQL.updateBusiness);
+    for (const r of db.prepare(MIGRATE_SQL.businessesWithoutWire).all() as {
       rowid: number;
       doc: Buffer;
     }[]) {
       const doc = decodeDoc('businesses', r.doc);
       b.run(companyWebsite(doc), doc.linkedin_profile, businessWire(doc), businessFacets(doc), r.rowid);
     }
-    const p = db.prepare('UPDATE prospects SET wire = ?, facets = ? WHERE rowid = ?');
-    const rows = db
-      .prepare(
-        'SELECT rowid, doc, company_name, company_website, company_linkedin FROM prospects WHERE wire IS NULL',
-      )
-      .all() as {
+    const p = db.prepare(MIGRATE_SQL.updateProspect);
+    const rows = db.prepare(MIGRATE_SQL.prospectsWithoutWire).all() as {
       rowid: number;
       doc: Buffer;
       company_name: string | null;

@@ -14,6 +14,7 @@ import { openEngine, type Engine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
 import { serve } from '../../serve.js';
 import { rateLimitOption, untilSignal } from './serve.js';
+import { DEMO_SQL } from '../../store/sql/meta.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/demo', import.meta.url));
 const DEMO_PARTNER = 'demo';
@@ -77,14 +78,8 @@ function demoKey(engine: Engine): string {
 }
 
 function curlCommands(engine: Engine, url: string, key: string): string[] {
-  const sample = engine.db
-    .prepare('SELECT name, domain FROM businesses WHERE domain IS NOT NULL ORDER BY rowid LIMIT 2')
-    .all() as { name: string; domain: string }[];
-  const country =
-    (engine.db
-      .prepare('SELECT country_code FROM businesses GROUP BY country_code ORDER BY count(*) DESC LIMIT 1')
-      .pluck()
-      .get() as string | undefined) ?? 'us';
+  const sample = engine.db.prepare(DEMO_SQL.sampleBusinesses).all() as { name: string; domain: string }[];
+  const country = (engine.db.prepare(DEMO_SQL.commonestCountry).pluck().get() as string | undefined) ?? 'us';
   const match = { businesses_to_match: sample.map((b) => ({ name: b.name, domain: b.domain })) };
   const fetch = { mode: 'preview', page_size: 5, filters: { country_code: { values: [country] } } };
   const stats = {

@@ -41,3 +41,15 @@ export function clearStreamSql(stream: 'businesses' | 'prospects' | 'events'): s
     return `DELETE FROM prospects; DELETE FROM match_keys WHERE entity = 'prospect';`;
   return 'DELETE FROM events';
 }
+
+/** `store/migrate.ts`: files written before `wire` and `facets` existed get them filled on open. */
+export const MIGRATE_SQL = {
+  businessWithoutWire: 'SELECT 1 FROM businesses WHERE wire IS NULL LIMIT 1',
+  prospectWithoutWire: 'SELECT 1 FROM prospects WHERE wire IS NULL LIMIT 1',
+  updateBusiness:
+    'UPDATE businesses SET website_url = ?, linkedin_profile = ?, wire = ?, facets = ? WHERE rowid = ?',
+  businessesWithoutWire: 'SELECT rowid, doc FROM businesses WHERE wire IS NULL',
+  updateProspect: 'UPDATE prospects SET wire = ?, facets = ? WHERE rowid = ?',
+  prospectsWithoutWire:
+    'SELECT rowid, doc, company_name, company_website, company_linkedin FROM prospects WHERE wire IS NULL',
+} as const;

@@ -21,3 +21,10 @@ export const countStatements: (db: Db) => Statements<'businesses' | 'prospects' 
     events: db.prepare('SELECT count(*) FROM events').pluck(),
   }),
 );
+
+/** `cli/commands/demo.ts`: two businesses with a domain and the commonest country, for the printed curl examples. */
+export const DEMO_SQL = {
+  sampleBusinesses: 'SELECT name, domain FROM businesses WHERE domain IS NOT NULL ORDER BY rowid LIMIT 2',
+  commonestCountry:
+    'SELECT country_code FROM businesses GROUP BY country_code ORDER BY count(*) DESC LIMIT 1',
+} as const;
