@@ -14,16 +14,7 @@
  * the search bench's (generated and loaded under bench/.data/ on first use), or `--db` (e.g. 1M
  * prospects from `prospectdb generate` + `prospectdb load`).
  */
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
@@ -31,11 +22,9 @@ import { exportProspects } from '../src/core/export.js';
 import { openEngine } from '../src/engine.js';
 import { exportColumns } from '../src/export/columns.js';
 import { writeExport, type ExportFormat } from '../src/export/write.js';
-import { generateSnapshot } from '../src/generate/index.js';
 import { prospectIndex } from '../src/indexes/prospects.js';
-import { buildIndexes } from '../src/core/warm.js';
-import { SCHEMA_VERSION } from '../src/store/schema.js';
 import { wireCodec } from '../src/store/wire.js';
+import { BENCH_DATA, searchDatabase } from './search-db.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,31 +36,7 @@ const { values: args } = parseArgs({
 });
 const N = Number(args.prospects);
 const RUNS = Number(args.runs);
-const DATA = join(import.meta.dirname, '.data');
-mkdirSync(DATA, { recursive: true });
-
-/** The search bench's database (same name, same seed), built here when missing. */
-async function database(): Promise<string> {
-  if (args.db) return args.db;
-  const file = join(DATA, `search-v${SCHEMA_VERSION}-${N}.db`);
-  if (existsSync(file)) return file;
-  const dir = join(DATA, `snapshot-${N}`);
-  if (!existsSync(join(dir, 'manifest.json'))) {
-    await generateSnapshot({
-      dir,
-      businesses: Math.round(N / 5),
-      prospects: N,
-      events: Math.round(N / 10),
-      seed: 7,
-      format: 'jsonl.gz',
-    });
-  }
-  const e = openEngine({ path: file });
-  await e.load(dir);
-  buildIndexes(e); // saved in the file, so readonly opens read them back
-  e.close();
-  return file;
-}
+const DATA = BENCH_DATA;
 
 /** Anonymous resident memory (heap, buffers): the mmap-ed database pages a scan touches are file-backed
  * and dropped by the kernel at will, so total RSS mostly measured the file's size. */
@@ -114,7 +79,8 @@ function retained(r: Result) {
   r.retained = Math.max(r.retained, heap() - heapBefore);
 }
 
-const file = await database();
+// The search bench's database (same name, same seed), built when missing, with its search indexes saved.
+const file = await searchDatabase(N, { db: args.db, saveIndexes: true });
 const engine = openEngine({ path: file, readonly: true });
 prospectIndex(engine); // read the saved indexes outside the timers
 const count = engine.info().counts.prospects;

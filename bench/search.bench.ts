@@ -11,8 +11,7 @@
  * page 500 vs page 1; resident memory per loaded prospect; fetch with `max_per_company` beside the same
  * request without it. The database is cached under bench/.data/.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import Database, { type Statement } from 'better-sqlite3';
@@ -20,13 +19,13 @@ import { autocomplete } from '../src/core/autocomplete.js';
 import { fetchProspects, type CursorPage } from '../src/core/fetch.js';
 import { prospectStats } from '../src/core/stats.js';
 import { openEngine, type Engine } from '../src/engine.js';
-import { generateSnapshot } from '../src/generate/index.js';
 import { businessIndex } from '../src/indexes/businesses.js';
 import { prospectIndex } from '../src/indexes/prospects.js';
 import { openDatabase } from '../src/store/open.js';
-import { SCHEMA_VERSION } from '../src/store/schema.js';
 import type { ProspectFilters } from '../src/schemas/filters.js';
 import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
+import { rng } from './rng.js';
+import { searchDatabase } from './search-db.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,47 +41,8 @@ const { values: args } = parseArgs({
 const N = Number(args.prospects);
 const REQUESTS = Number(args.requests);
 const PASSES = Number(args.passes);
-const DATA = join(import.meta.dirname, '.data');
-mkdirSync(DATA, { recursive: true });
 
 // ---------------------------------------------------------------- data (outside every timer)
-
-async function database(): Promise<string> {
-  // The file name carries the schema version, so a layout change never reuses (or migrates) an old file.
-  if (args.db) return args.db;
-  const file = join(DATA, `search-v${SCHEMA_VERSION}-${N}.db`);
-  if (existsSync(file)) return file;
-  const dir = join(DATA, `snapshot-${N}`);
-  if (!existsSync(join(dir, 'manifest.json'))) {
-    const t = performance.now();
-    await generateSnapshot({
-      dir,
-      businesses: Math.round(N / 5),
-      prospects: N,
-      events: Math.round(N / 10),
-      seed: 7,
-      format: 'jsonl.gz',
-    });
-    console.error(`generated ${dir} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
-  }
-  const e = openEngine({ path: file });
-  const t = performance.now();
-  await e.load(dir);
-  console.error(`loaded ${file} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
-  e.close();
-  return file;
-}
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Filters = NonNullable<ProspectFilters>;
 interface Where {
@@ -266,7 +226,7 @@ function report(
 
 // ---------------------------------------------------------------- run
 
-const file = await database();
+const file = await searchDatabase(N, { db: args.db, log: (line) => console.error(line) });
 const asOf = Date.parse('2026-11-01T00:00:00Z');
 /**
  * Resident memory, split the way Linux accounts it: anonymous pages (JS heap, typed arrays, SQLite's

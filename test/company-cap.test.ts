@@ -12,8 +12,7 @@ import { fetchProspects } from '../src/core/fetch.js';
 import type { Engine } from '../src/engine.js';
 import { grantCredits } from '../src/account/accounts.js';
 import { ProspectsFetchRequestV1, ProspectsFetchRequestV2 } from '../src/schemas/search.js';
-import { readBatches } from '../src/snapshot/read.js';
-import { DEMO_DIR, demoEngine } from './support/demo.js';
+import { DEMO_DIR, demoEngine, demoRecords } from './support/demo.js';
 import { oracleProspects, type Json, type Synthetic } from './search.oracle.js';
 
 const present = existsSync(join(DEMO_DIR, 'manifest.json'));
@@ -22,25 +21,12 @@ let data: Synthetic;
 let byId: Map<string, Json>;
 let rank: Map<string, number>;
 
-async function records(name: string): Promise<Json[]> {
-  const out: Json[] = [];
-  for await (const batch of readBatches(join(DEMO_DIR, `${name}.jsonl.gz`), 'jsonl.gz')) {
-    for (const r of batch) if (r.error === undefined) out.push(r.value as Json);
-  }
-  return out;
-}
-
 beforeAll(async () => {
   if (!present) return;
   engine = await demoEngine();
-  const [businesses, prospects, events] = await Promise.all([
-    records('businesses'),
-    records('prospects'),
-    records('events'),
-  ]);
-  data = { dir: DEMO_DIR, businesses, prospects, events: events.filter((e) => e.business_id) };
-  byId = new Map(prospects.map((p) => [p.prospect_id as string, p]));
-  rank = new Map(prospects.map((p) => [p.prospect_id as string, seniority(p)]));
+  data = await demoRecords();
+  byId = new Map(data.prospects.map((p) => [p.prospect_id as string, p]));
+  rank = new Map(data.prospects.map((p) => [p.prospect_id as string, seniority(p)]));
 });
 afterAll(() => engine?.close());
 

@@ -6,31 +6,17 @@ import { matchBusinesses, matchProspects } from '../src/core/filters.js';
 import type { Engine } from '../src/engine.js';
 import { take } from '../src/indexes/bitset.js';
 import { BusinessFilters, ProspectFilters } from '../src/schemas/filters.js';
-import { readBatches } from '../src/snapshot/read.js';
-import { DEMO_DIR, demoEngine } from './support/demo.js';
+import { DEMO_DIR, demoEngine, demoRecords } from './support/demo.js';
 import { oracleBusinesses, oracleProspects, type Json, type Synthetic } from './search.oracle.js';
 
 const present = existsSync(join(DEMO_DIR, 'manifest.json'));
 let engine: Engine;
 let data: Synthetic;
 
-async function records(name: string): Promise<Json[]> {
-  const out: Json[] = [];
-  for await (const batch of readBatches(join(DEMO_DIR, `${name}.jsonl.gz`), 'jsonl.gz')) {
-    for (const r of batch) if (r.error === undefined) out.push(r.value as Json);
-  }
-  return out;
-}
-
 beforeAll(async () => {
   if (!present) return;
   engine = await demoEngine();
-  const [businesses, prospects, events] = await Promise.all([
-    records('businesses'),
-    records('prospects'),
-    records('events'),
-  ]);
-  data = { dir: DEMO_DIR, businesses, prospects, events: events.filter((e) => e.business_id) };
+  data = await demoRecords();
 });
 afterAll(() => engine?.close());
 

@@ -12,6 +12,8 @@ import { parseCsv } from '../../src/jobs/csv.js';
 import { companyMatchKey } from '../../src/normalise/index.js';
 import { scores } from '../../src/core/match/evaluate.js';
 import { openEngine, type Engine } from '../../src/engine.js';
+import type { Quality } from './quality.js';
+import { rng } from '../rng.js';
 
 /** `shared/data/real` beside the repository, or null. */
 export function realDataDir(): string | null {
@@ -65,18 +67,6 @@ export function listedNames(dir: string): string[] {
 
 /** Business ids are 32 lowercase hex digits. */
 const hexId = (n: number) => n.toString(16).padStart(32, '0');
-
-/** A seeded generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 
@@ -269,16 +259,8 @@ export function realCompanySet(
   return { businesses, queries: clean };
 }
 
-export interface Scores {
-  kind: string;
-  rows: number;
-  tp: number;
-  fp: number;
-  fn: number;
-  precision: number;
-  recall: number;
-  f1: number;
-}
+/** Per-kind scores, in the shape of the generated-set benches' table rows. */
+export type Scores = Quality;
 
 /** P/R/F1 overall and per kind ("absent_*" kinds count only their false positives). */
 export function score(queries: readonly RealQuery[], got: readonly (string | null)[]): Scores[] {

@@ -9,9 +9,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { ProspectRowInput } from '../../src/core/match/index.js';
 import { sharedDataFile } from '../../scripts/shared-data.js';
-import { rng } from './real-data.js';
+import { rng } from '../rng.js';
 import { scores } from '../../src/core/match/evaluate.js';
 import { writeSnapshotFiles } from '../../fixtures/write-snapshot.js';
+import type { Quality as KindQuality } from './quality.js';
 
 /** The FEBRL 4 files in `shared/data/real` ('' when absent: tests skip, benches stop). */
 export const FEBRL_A = sharedDataFile('real/febrl4a.csv') ?? '';
@@ -172,14 +173,8 @@ export function nameEmailQueries(dups: FebrlRecord[], set: PersonsSet, seed = 11
   });
 }
 
-export interface Quality {
-  tp: number;
-  fp: number;
-  fn: number;
-  precision: number;
-  recall: number;
-  f1: number;
-}
+/** Scores over every query (no per-kind split): the shared table row without its kind and row count. */
+export type Quality = Omit<KindQuality, 'kind' | 'rows'>;
 
 /** P/R/F1 of answers against labels: every query has a true prospect. */
 export function score(truths: readonly string[], answers: readonly (string | null)[]): Quality {

@@ -300,6 +300,25 @@ function stringEnd(b: Uint8Array, p: number): number {
   return -1;
 }
 
+/**
+ * Appends the `n` items of a list starting at `q` to `child`: strings as their bytes, nil as null, any
+ * other value as its JSON text. Returns the position after the list.
+ */
+function appendStringItems(child: StringBuilder, b: Uint8Array, q: number, n: number): number {
+  for (let i = 0; i < n; i++) {
+    const end = stringEnd(b, q);
+    if (end >= 0) {
+      child.appendBytes(b, strStart, end);
+      q = end;
+    } else {
+      if (b[q] === 0xc0) child.appendNull();
+      else child.appendString(jsonText(b, q));
+      q = skip(b, q);
+    }
+  }
+  return q;
+}
+
 /** Count and first-entry position of the array (or map) at `p`, or -1 when it is not one (scratch as above). */
 let headerEnd = 0;
 function arrayLength(b: Uint8Array, p: number): number {
@@ -443,18 +462,7 @@ export class ColumnarBatch {
       const child = list.child;
       const n = t === 0xc0 ? -2 : arrayLength(b, p);
       if (n >= 0) {
-        let q = headerEnd;
-        for (let i = 0; i < n; i++) {
-          const end = stringEnd(b, q);
-          if (end >= 0) {
-            child.appendBytes(b, strStart, end);
-            q = end;
-            continue;
-          }
-          if (b[q] === 0xc0) child.appendNull();
-          else child.appendString(jsonText(b, q));
-          q = skip(b, q);
-        }
+        const q = appendStringItems(child, b, headerEnd, n);
         list.close(true);
         return q;
       }
@@ -481,20 +489,8 @@ export class ColumnarBatch {
       return skip(b, p);
     }
     let q = headerEnd;
-    if (builder.child instanceof StringBuilder) {
-      const child = builder.child;
-      for (let i = 0; i < n; i++) {
-        const end = stringEnd(b, q);
-        if (end >= 0) {
-          child.appendBytes(b, strStart, end);
-          q = end;
-          continue;
-        }
-        if (b[q] === 0xc0) child.appendNull();
-        else child.appendString(jsonText(b, q));
-        q = skip(b, q);
-      }
-    } else {
+    if (builder.child instanceof StringBuilder) q = appendStringItems(builder.child, b, q, n);
+    else {
       for (let i = 0; i < n; i++) q = this.appendStruct(builder.child, this.fieldKeys[col]!, b, q);
     }
     builder.close(true);

@@ -1,6 +1,9 @@
 /** Test support: an engine over the committed demo snapshot, with a fixed clock. */
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { openEngine, type Engine, type EngineOptions } from '../../src/engine.js';
+import { readBatches } from '../../src/snapshot/read.js';
+import type { Json, Synthetic } from '../search.oracle.js';
 
 export const DEMO_DIR = fileURLToPath(new URL('../../fixtures/demo', import.meta.url));
 /** The demo snapshot's `as_of`. */
@@ -13,4 +16,21 @@ export async function demoEngine(options: EngineOptions = {}): Promise<Engine> {
   const engine = openEngine({ clock: () => DEMO_NOW, ...options });
   await engine.load(DEMO_DIR, { strict: true });
   return engine;
+}
+
+/** The demo snapshot's raw records (events: those about a business), for brute-force oracles. */
+export async function demoRecords(): Promise<Synthetic> {
+  const records = async (name: string): Promise<Json[]> => {
+    const out: Json[] = [];
+    for await (const batch of readBatches(join(DEMO_DIR, `${name}.jsonl.gz`), 'jsonl.gz')) {
+      for (const r of batch) if (r.error === undefined) out.push(r.value as Json);
+    }
+    return out;
+  };
+  const [businesses, prospects, events] = await Promise.all([
+    records('businesses'),
+    records('prospects'),
+    records('events'),
+  ]);
+  return { dir: DEMO_DIR, businesses, prospects, events: events.filter((e) => e.business_id) };
 }
