@@ -13,6 +13,8 @@ const LAYERS = [
   ['generate', '^src/generate/'],
   ['snapshot', '^src/snapshot/'],
   ['store', '^src/store/'],
+  // The state store (SQLite or PostgreSQL) behind one async SQL port; its SQL is in store/sql.
+  ['state', '^src/state/'],
   ['runtime', '^src/runtime/'],
   ['indexes', '^src/indexes/'],
   ['account', '^src/account/'],

@@ -12,6 +12,9 @@ import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeRequest, FacadeResponse } from './facade/types.js';
 import { ensureJobWorker, jobWorkerOf } from './jobs/index.js';
 import { createOwner, kind, randomId, type Context, type Kind } from './runtime/context.js';
+import { STATE_AREAS } from './state/areas.js';
+import type { StateDb } from './state/db.js';
+import { openState, stateOnConnection } from './state/open.js';
 import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
@@ -21,8 +24,16 @@ import { countStatements } from './store/sql/meta.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
 
 export interface EngineOptions extends SettingsOptions {
-  /** SQLite file; `:memory:` (the default) keeps everything in memory. */
+  /** The snapshot's SQLite file; `:memory:` (the default) keeps everything in memory. */
   path?: string;
+  /** The same as `path` (the name the two-store options read best with). */
+  snapshot?: string;
+  /**
+   * The state store: a SQLite file, or a `postgres://user:password@host:port/db` URL to share it between
+   * processes and machines. Default: beside the snapshot (see `defaultStateLocation`); an in-memory
+   * engine keeps its state in the same in-memory database.
+   */
+  state?: string;
   /** Milliseconds since the epoch; injected so tests and replays are exact. Default `Date.now`. */
   clock?: () => number;
 }
@@ -75,8 +86,9 @@ export interface Engine extends Context {
  * @example const engine = openEngine({ path: 'prospects.db' }); await engine.load('fixtures/demo');
  */
 export function openEngine(options: EngineOptions = {}): Engine {
-  const path = options.path ?? ':memory:';
+  const path = options.snapshot ?? options.path ?? ':memory:';
   const db = openDatabase(path, { readonly: options.readonly });
+  const state = openEngineState(db, path, options.state);
   const clock = options.clock ?? Date.now;
   const settings = resolveSettings(options);
   // `cached(name)` values: one kind per name, held by the index owner like the engine's own indexes.
@@ -101,6 +113,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
   const engine: Engine = {
     db,
     path,
+    state,
     options,
     settings,
     indexes,
@@ -157,6 +170,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
       void deliveries?.stop();
       closed = true;
       indexes.clear();
+      void state.close();
       db.close();
     },
     get closed() {
@@ -167,6 +181,17 @@ export function openEngine(options: EngineOptions = {}): Engine {
   // Deliveries left pending by a previous process resume here; new ones wake the worker on ingest.
   if (!settings.readonly && settings.webhooks.worker) deliveries = startDeliveryWorker(engine);
   return engine;
+}
+
+/**
+ * Where the state lives when no `state` option names it: an in-memory engine keeps it in its own
+ * database; a file keeps it in the same file (a second connection), so a single-file database made
+ * before the split opens as both stores.
+ */
+function openEngineState(db: Db, path: string, spec: string | undefined): StateDb {
+  if (spec !== undefined) return openState(spec, STATE_AREAS);
+  if (path === ':memory:') return stateOnConnection(db, path, STATE_AREAS);
+  return openState(path, STATE_AREAS);
 }
 
 /** Jobs left queued or running (e.g. by a crashed process) resume when the engine opens. */

@@ -6,13 +6,20 @@
  * `Engine` is a `Context` with the lifecycle and the shortcuts on top.
  */
 import { randomBytes } from 'node:crypto';
+import type { StateDb } from '../state/db.js';
 import type { Db } from '../store/open.js';
 import type { Settings } from './settings.js';
 
 export interface Context {
+  /** The snapshot: the entities, events and saved indexes (read-only between loads). */
   readonly db: Db;
-  /** The SQLite file (`:memory:` for an in-memory database). */
+  /** The snapshot's SQLite file (`:memory:` for an in-memory database). */
   readonly path: string;
+  /**
+   * Everything requests change: accounts, keys, ledger, rate-limit windows, webhooks, enrollments,
+   * outbox, uploads, jobs, OAuth (`src/state/`: SQLite by default, PostgreSQL to share it).
+   */
+  readonly state: StateDb;
   readonly settings: Settings;
   /** The engine's clock, in milliseconds since the epoch (injected so tests and replays are exact). */
   now(): number;

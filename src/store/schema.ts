@@ -3,13 +3,10 @@
  * reads it through `decodeDoc`) plus what reads need without decoding it: the normalised columns that
  * filters, stats, match and autocomplete read, `wire` (the pre-built fetch record) and `facets` (the
  * multi-valued fields the in-memory indexes read), see `wire.ts`. The dense `rowid` is the id inside
- * every in-memory index. The DDL of the state that requests change (accounts, credits, webhooks, jobs,
- * OAuth) is in `sql/<area>.ts`, beside that area's statements; `SCHEMA` gathers it.
+ * every in-memory index. This is the snapshot's file; the state that requests change (accounts, credits,
+ * webhooks, jobs, OAuth) is a store of its own (`src/state/`), its DDL in `sql/<area>.ts` beside that
+ * area's statements.
  */
-import { ACCOUNT_SCHEMA } from './sql/accounts.js';
-import { JOBS_SCHEMA } from './sql/jobs.js';
-import { OAUTH_SCHEMA } from './sql/oauth.js';
-import { EVENTS_ACCOUNT_DDL } from './sql/webhooks.js';
 
 /**
  * 3: `wire`, `facets`, `website_url`, `linkedin_profile` before `doc` (older files are migrated on open).
@@ -139,12 +136,5 @@ export const ENTITY_INDEXES = [
   createIndexes('match_keys'),
 ].join('\n');
 
-/** Every module's DDL, run in order on open (idempotent). */
-export const SCHEMA: readonly string[] = [
-  ENTITIES,
-  ENTITY_INDEXES,
-  ACCOUNT_SCHEMA,
-  JOBS_SCHEMA,
-  OAUTH_SCHEMA,
-  EVENTS_ACCOUNT_DDL,
-];
+/** The snapshot's DDL, run in order on open (idempotent). */
+export const SCHEMA: readonly string[] = [ENTITIES, ENTITY_INDEXES];

@@ -1,0 +1,115 @@
+/**
+ * The embedded state store: a SQLite file of its own (or `:memory:`), the default. Statements run
+ * synchronously on one better-sqlite3 connection; a transaction is `BEGIN IMMEDIATE … COMMIT` around
+ * an async function, so while one is open the process's other statements wait for it (they would
+ * otherwise join it on the shared connection). Several processes share the file through WAL and a
+ * busy timeout: `BEGIN IMMEDIATE` takes the write lock first, so two writers queue instead of
+ * deadlocking.
+ */
+import Database, { type Statement } from 'better-sqlite3';
+import type { Db } from '../store/db.js';
+import type { Param, StateDb } from './db.js';
+import { createLock, currentFrame, runInFrame, type TxFrame } from './transactions.js';
+
+/** How long a writer waits for another process's transaction before giving up, ms. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+export function openSqliteState(path: string, migrate: (db: Db) => void): StateDb {
+  const db = new Database(path);
+  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return sqliteState(db, path, () => db.close());
+}
+
+/**
+ * The state store over an open connection: a file of its own, or a single-file database made before
+ * the split (the snapshot's file opened a second time, as both stores).
+ */
+export function sqliteState(db: Db, location: string, closeDb: () => void): StateDb {
+  const statements = new Map<string, Statement>();
+  const rawStatements = new Map<string, Statement>();
+  const lock = createLock();
+  const owner = {};
+  let closed = false;
+
+  const prepare = (sql: string): Statement => {
+    let s = statements.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      statements.set(sql, s);
+    }
+    return s;
+  };
+  /** Runs `op` now when no other transaction holds the connection, else once it is free. */
+  const exec = async <T>(op: () => T): Promise<T> => {
+    if (closed) throw new Error('state store closed');
+    if (currentFrame(owner) || !lock.held) return op();
+    const release = await lock.acquire();
+    try {
+      return op();
+    } finally {
+      release();
+    }
+  };
+
+  const store: StateDb = {
+    dialect: 'sqlite',
+    location,
+    all: <T>(sql: string, params: readonly Param[] = []) =>
+      exec(() => {
+        const s = prepare(sql);
+        return (s.reader ? s.all(...params) : (s.run(...params), [])) as T[];
+      }),
+    get: <T>(sql: string, params: readonly Param[] = []) =>
+      exec(() => prepare(sql).get(...params) as T | undefined),
+    value: <T>(sql: string, params: readonly Param[] = []) =>
+      exec(() => {
+        let s = rawStatements.get(sql);
+        if (!s) rawStatements.set(sql, (s = db.prepare(sql).raw(true)));
+        return (s.get(...params) as unknown[] | undefined)?.[0] as T | undefined;
+      }),
+    run: (sql: string, params: readonly Param[] = []) =>
+      exec(() => {
+        const s = prepare(sql);
+        if (s.reader) return s.all(...params).length;
+        return s.run(...params).changes;
+      }),
+    async transaction<T>(fn: () => Promise<T>): Promise<T> {
+      if (currentFrame(owner)) return fn();
+      if (closed) throw new Error('state store closed');
+      const release = await lock.acquire();
+      const frame: TxFrame<Db> = { owner, conn: db, open: true };
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const out = await runInFrame(frame, fn);
+          frame.open = false;
+          db.exec('COMMIT');
+          return out;
+        } catch (e) {
+          frame.open = false;
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw e;
+        }
+      } finally {
+        release();
+      }
+    },
+    ready: () => Promise.resolve(),
+    get inTransaction() {
+      return currentFrame(owner) !== undefined;
+    },
+    async close() {
+      if (closed) return;
+      // A transaction in flight finishes first.
+      const release = await lock.acquire();
+      closed = true;
+      release();
+      closeDb();
+    },
+  };
+  return store;
+}
