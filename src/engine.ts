@@ -114,6 +114,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
     db,
     path,
     state,
+    instance: randomId('eng', 8),
     options,
     settings,
     indexes,

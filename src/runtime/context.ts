@@ -20,6 +20,11 @@ export interface Context {
    * outbox, uploads, jobs, OAuth (`src/state/`: SQLite by default, PostgreSQL to share it).
    */
   readonly state: StateDb;
+  /**
+   * This engine's id among every process sharing the state (random per open): the owner written on a
+   * leased job or delivery, so another process can tell a live owner's lease from a dead one's.
+   */
+  readonly instance: string;
   readonly settings: Settings;
   /** The engine's clock, in milliseconds since the epoch (injected so tests and replays are exact). */
   now(): number;
