@@ -70,7 +70,7 @@ async function runChild(name: string): Promise<void> {
   const { openEngine } = await import('../src/engine.js');
   const engine = openEngine({ rateLimit: false } as never);
   await engine.load(fileURLToPath(new URL('../fixtures/demo', import.meta.url)));
-  const { api_key } = createAccount(engine, { name: 'bench', credits: 1_000_000_000 });
+  const { api_key } = await createAccount(engine, { name: 'bench', credits: 1_000_000_000 });
   const { autocomplete } = await import('../src/core/autocomplete.js');
   const { matchProspects } = await import('../src/core/match/batch.js');
   const a = ATTACKS[name]!();

@@ -22,7 +22,7 @@ const serve = existsSync(new URL('src/serve.ts', root))
 const createAccount = await load('src/account/accounts.ts', 'createAccount');
 
 const engine = openEngine({ path: values.db!, rateLimit: false }) as { close(): void };
-const { api_key } = createAccount(engine, { name: 'bench', credits: 1e12, entitlements: ['*'] }) as {
+const { api_key } = (await createAccount(engine, { name: 'bench', credits: 1e12, entitlements: ['*'] })) as {
   api_key: string;
 };
 const started = performance.now();

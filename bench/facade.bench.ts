@@ -20,7 +20,7 @@ const DEMO = fileURLToPath(new URL('../fixtures/demo', import.meta.url));
 
 const engine = openEngine({ rateLimit: false } as never);
 await engine.load(DEMO);
-const { api_key } = createAccount(engine, { name: 'bench', credits: 1_000_000_000 });
+const { api_key } = await createAccount(engine, { name: 'bench', credits: 1_000_000_000 });
 const rows = engine.db.prepare('SELECT name, domain FROM businesses ORDER BY rowid LIMIT 50').all() as {
   name: string;
   domain: string | null;

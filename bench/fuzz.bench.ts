@@ -31,7 +31,7 @@ const SLOW_MS = 5_000;
 
 const engine = openEngine({ rateLimit: false } as never);
 await engine.load(fileURLToPath(new URL('../fixtures/demo', import.meta.url)));
-const { api_key } = createAccount(engine, { name: 'fuzz', partner_id: 'fuzz', credits: 1_000_000_000 });
+const { api_key } = await createAccount(engine, { name: 'fuzz', partner_id: 'fuzz', credits: 1_000_000_000 });
 const businessId = engine.db.prepare('SELECT business_id FROM businesses LIMIT 1').pluck().get() as string;
 const prospectId = engine.db.prepare('SELECT prospect_id FROM prospects LIMIT 1').pluck().get() as string;
 const server = await serve(engine, { port: 0, host: '127.0.0.1', mcp: false });

@@ -191,7 +191,9 @@ export function openEngine(options: EngineOptions = {}): Engine {
  */
 function openEngineState(db: Db, path: string, spec: string | undefined): StateDb {
   if (spec !== undefined) return openState(spec, STATE_AREAS);
-  if (path === ':memory:') return stateOnConnection(db, path, STATE_AREAS);
+  // A writable file shares its connection too while some areas still write through `ctx.db`: a
+  // transaction of the state (a charge) can then hold their writes as well.
+  if (path === ':memory:' || !db.readonly) return stateOnConnection(db, path, STATE_AREAS);
   return openState(path, STATE_AREAS);
 }
 

@@ -146,8 +146,8 @@ describe.skipIf(!present)('max_per_company', () => {
   });
 
   it('validates the bound, binds cursors to the cap and charges per returned record', async () => {
-    const { api_key, account_id } = engine.accounts.create({ name: 'cap' });
-    grantCredits(engine, account_id, 1_000);
+    const { api_key, account_id } = await engine.accounts.create({ name: 'cap' });
+    await grantCredits(engine, account_id, 1_000);
     const post = (path: string, body: unknown) =>
       engine.handle({ method: 'POST', path, headers: { api_key }, body });
     for (const bad of [0, 101, 1.5, '3']) {

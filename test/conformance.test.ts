@@ -84,7 +84,7 @@ let businesses: { business_id: string; name: string; domain: string | null }[];
 
 beforeAll(async () => {
   engine = await demoEngine({ rateLimit: false } as never);
-  ({ api_key: key, account_id: accountId } = createAccount(engine, {
+  ({ api_key: key, account_id: accountId } = await createAccount(engine, {
     name: 'Conformance',
     partner_id: 'conf',
     credits: 100_000,
@@ -156,7 +156,7 @@ describe.each([1, 2] as const)('/v%i', (v) => {
 
   it('fetches in cursor pages that walk the whole result once, charging 1 credit per record', async () => {
     const filters = { country_code: { values: ['gb'] } };
-    const before = balance(engine, accountId);
+    const before = await balance(engine, accountId);
     const seen: string[] = [];
     let cursor: string | null = null;
     let total = 0;
@@ -181,13 +181,13 @@ describe.each([1, 2] as const)('/v%i', (v) => {
     }
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.length).toBe(total);
-    expect(balance(engine, accountId)).toBe(before - total);
+    expect(await balance(engine, accountId)).toBe(before - total);
     const stats = await call('POST', p('/businesses/stats'), { filters });
     expect((stats.body as { total_results: number }).total_results).toBe(total);
   });
 
   it('does not charge an empty result and reports miss', async () => {
-    const before = balance(engine, accountId);
+    const before = await balance(engine, accountId);
     const r = await call('POST', p('/prospects'), {
       mode: 'full',
       page_size: 10,
@@ -196,15 +196,15 @@ describe.each([1, 2] as const)('/v%i', (v) => {
     });
     expect(r.status).toBe(200);
     expect(ctxOf(r).request_status).toBe('miss');
-    expect(balance(engine, accountId)).toBe(before);
+    expect(await balance(engine, accountId)).toBe(before);
   });
 
   it('serves statistics for free', async () => {
-    const before = balance(engine, accountId);
+    const before = await balance(engine, accountId);
     const r = await call('POST', p('/prospects/stats'), { filters: { job_level: { values: ['director'] } } });
     expect(r.status).toBe(200);
     expect(r.body).toHaveProperty('stats');
-    expect(balance(engine, accountId)).toBe(before);
+    expect(await balance(engine, accountId)).toBe(before);
   });
 
   it('autocompletes as a bare array without response_context', async () => {
@@ -228,7 +228,7 @@ describe.each([1, 2] as const)('/v%i', (v) => {
     expect(strip(r.body)).toEqual({
       response_context: { request_status: 'success' },
       allocated_credits: 100_000,
-      remaining_credits: balance(engine, accountId),
+      remaining_credits: await balance(engine, accountId),
       account_type: 'trial',
     });
     const agg = await call('POST', p('/credits/aggregation'), {
@@ -312,7 +312,7 @@ describe.each([1, 2] as const)('/v%i', (v) => {
 
 describe('balance and rate limits', () => {
   it('answers 403 on an empty balance, charging nothing', async () => {
-    const broke = createAccount(engine, { name: 'Broke', credits: 0 });
+    const broke = await createAccount(engine, { name: 'Broke', credits: 0 });
     const r = await handle(engine, {
       method: 'POST',
       path: '/v1/businesses',
@@ -323,7 +323,7 @@ describe('balance and rate limits', () => {
     expect(strip(r.body)).toEqual({
       details: 'You have insufficient credits to perform this operation. Please purchase additional credits.',
     });
-    expect(balance(engine, broke.account_id)).toBe(0);
+    expect(await balance(engine, broke.account_id)).toBe(0);
   });
 
   it('answers 501 for a spec route without a handler and 404 outside the spec', async () => {

@@ -28,21 +28,23 @@ function multipart(fields: Record<string, string>, csv: string) {
 }
 
 describe('engine', () => {
-  it('names new rows from the injected id source, and from random hex by default', () => {
+  it('names new rows from the injected id source, and from random hex by default', async () => {
     let n = 0;
     engine = openEngine({ newId: (prefix, bytes) => `${prefix}_${String(++n).padStart(bytes * 2, '0')}` });
-    const { account_id } = engine.accounts.create({ name: 'replay' });
+    const { account_id } = await engine.accounts.create({ name: 'replay' });
     expect(account_id).toBe('acc_0000000000000001');
-    expect(engine.accounts.listKeys(account_id).map((k) => k.key_id)).toEqual(['key_0000000000000002']);
+    expect((await engine.accounts.listKeys(account_id)).map((k) => k.key_id)).toEqual([
+      'key_0000000000000002',
+    ]);
     engine.close();
     engine = openEngine();
-    const other = engine.accounts.create({ name: 'random' }).account_id;
+    const other = (await engine.accounts.create({ name: 'random' })).account_id;
     expect(other).toMatch(/^acc_[0-9a-f]{16}$/);
   });
 
   it('creates a trial account whose key works on handle() and is charged per fetched record', async () => {
     engine = await demoEngine({ rateLimit: false });
-    const { api_key, account_id } = engine.accounts.create({ name: 'notebook' });
+    const { api_key, account_id } = await engine.accounts.create({ name: 'notebook' });
     const res = await engine.handle({
       method: 'POST',
       path: '/v2/prospects',
@@ -51,7 +53,7 @@ describe('engine', () => {
     });
     expect(res.status).toBe(200);
     expect((res.body as { data: unknown[] }).data).toHaveLength(3);
-    expect(engine.accounts.balance(account_id)).toBe(97);
+    expect(await engine.accounts.balance(account_id)).toBe(97);
     const denied = await engine.handle({
       method: 'GET',
       path: '/v2/credits',
@@ -76,7 +78,7 @@ describe('engine', () => {
       },
     ]);
     expect(report).toMatchObject({ ingested: 1, duplicates: 0, rejected: [] });
-    const { api_key } = engine.accounts.create({ name: 'events' });
+    const { api_key } = await engine.accounts.create({ name: 'events' });
     const res = await engine.handle({
       method: 'POST',
       path: '/v1/businesses/events',
@@ -92,7 +94,7 @@ describe('engine', () => {
   it('starts the job worker when a job is submitted and runs it to succeeded; close() stops it', async () => {
     engine = await demoEngine({ rateLimit: false });
     expect(jobWorkerOf(engine)).toBeUndefined();
-    const { api_key } = engine.accounts.create({ name: 'jobs', credits: 1000 });
+    const { api_key } = await engine.accounts.create({ name: 'jobs', credits: 1000 });
     const ids = engine.db.prepare('SELECT business_id FROM businesses LIMIT 5').pluck().all() as string[];
     const form = multipart(
       { entity_type: 'business', name: 'five', description: 'five ids' },

@@ -29,7 +29,7 @@ let key: string;
 let accountId: string;
 beforeAll(async () => {
   engine = await demoEngine();
-  const a = account(engine);
+  const a = await account(engine);
   key = a.api_key;
   accountId = a.account_id;
 });
@@ -66,7 +66,7 @@ describe.each(ENRICHMENTS.map((d) => [`${d.entity}:${d.name}`, d] as const))('de
     const parameters = PARAMS[def.name];
     const cost = def.name === 'contacts_information' ? 5 : 1;
 
-    const before = balance(engine, accountId);
+    const before = await balance(engine, accountId);
     const v1 = await post(`/v1/${plural}/${def.name}/enrich`, { [idKey]: id, parameters });
     expect(v1.status).toBe(200);
     expect(v1.body.entity_id).toBe(id);
@@ -75,7 +75,7 @@ describe.each(ENRICHMENTS.map((d) => [`${d.entity}:${d.name}`, d] as const))('de
     const v2 = await post(`/v2/${plural}/${def.v2Name}/enrich`, { [`${idKey}s`]: [id], parameters });
     expect(v2.status).toBe(200);
     expect(v2.body).not.toHaveProperty('entity_id');
-    expect(before - balance(engine, accountId)).toBe(3 * cost);
+    expect(before - (await balance(engine, accountId))).toBe(3 * cost);
 
     const v1Payloads: Record<string, unknown>[] = def.shape === 'list' ? v1.body.data : [v1.body.data];
     const v2Payloads: Record<string, unknown>[] =

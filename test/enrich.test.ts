@@ -27,7 +27,7 @@ let accountId: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'enrich-'));
   engine = await syntheticEngine(dir, { businesses: 9, prospects: 20 });
-  const a = account(engine, 100_000);
+  const a = await account(engine, 100_000);
   key = a.api_key;
   accountId = a.account_id;
 });
@@ -41,9 +41,9 @@ const post = async (path: string, body: unknown, apiKey = key) => {
   return res as { status: number; body: Record<string, any> };
 };
 const charged = async (fn: () => Promise<unknown>) => {
-  const before = balance(engine, accountId);
+  const before = await balance(engine, accountId);
   await fn();
-  return before - balance(engine, accountId);
+  return before - (await balance(engine, accountId));
 };
 
 const PARAMS: Record<string, unknown> = {
@@ -220,7 +220,7 @@ describe('prospect enrichments', () => {
   });
 
   it('needs the contacts entitlement', async () => {
-    const other = account(engine, 100, []);
+    const other = await account(engine, 100, []);
     const res = await post('/v2/prospects/contact_information/enrich', { prospect_ids: [p2] }, other.api_key);
     expect(res.status).toBe(403);
   });

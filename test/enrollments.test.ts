@@ -14,11 +14,11 @@ const call = (method: string, path: string, body?: unknown, key = alice) =>
   handle(engine, { method, path, headers: { api_key: key }, body }) as Promise<{ status: number; body: any }>;
 const strip = ({ response_context: _rc, ...rest }: any) => rest;
 
-beforeAll(() => {
+beforeAll(async () => {
   const options = { rateLimit: false as const, webhooks: { allowPrivateTargets: true } };
   engine = openEngine(options);
-  alice = createAccount(engine, { name: 'alice', partner_id: 'alice-p' }).api_key;
-  bob = createAccount(engine, { name: 'bob', partner_id: 'bob-p' }).api_key;
+  alice = (await createAccount(engine, { name: 'alice', partner_id: 'alice-p' })).api_key;
+  bob = (await createAccount(engine, { name: 'bob', partner_id: 'bob-p' })).api_key;
 });
 afterAll(() => engine.close());
 

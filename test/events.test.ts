@@ -29,7 +29,7 @@ const post = (path: string, body: unknown, apiKey = key) =>
 
 beforeAll(async () => {
   engine = await demoEngine({ rateLimit: false });
-  const a = createAccount(engine, { name: 'events', credits: 10_000 });
+  const a = await createAccount(engine, { name: 'events', credits: 10_000 });
   key = a.api_key;
   accountId = a.account_id;
   const day = 86_400_000;
@@ -236,18 +236,18 @@ describe('POST /v1|v2/businesses/events', () => {
   });
 
   it('charges one events unit per returned event and nothing for an empty list', async () => {
-    const start = balance(engine, accountId);
+    const start = await balance(engine, accountId);
     const hit = await post('/v1/businesses/events', {
       event_types: ['new_funding_round'],
       business_ids: [BIZ],
     });
     expect(hit.body.output_events).toHaveLength(2);
-    expect(balance(engine, accountId)).toBe(start - 2);
+    expect(await balance(engine, accountId)).toBe(start - 2);
     const empty = await post('/v1/businesses/events', { event_types: ['cost_cutting'], business_ids: [BIZ] });
     expect(empty.status).toBe(200);
     expect(empty.body.output_events).toEqual([]);
     expect(empty.body.response_context.request_status).toBe('miss');
-    expect(balance(engine, accountId)).toBe(start - 2);
+    expect(await balance(engine, accountId)).toBe(start - 2);
   });
 
   it('serves demo events of the last three months for demo businesses', async () => {

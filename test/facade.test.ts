@@ -7,14 +7,14 @@ import type { FacadeRequest, Route } from '../src/facade/types.js';
 
 const NOW = Date.parse('2026-11-01T12:00:00Z');
 
-function setup(options: Record<string, unknown> = {}) {
+async function setup(options: Record<string, unknown> = {}) {
   let n = 0;
   const engine = openEngine({
     clock: () => NOW,
     ...options,
     correlationId: () => `cid${++n}`,
   } as Parameters<typeof openEngine>[0]);
-  const acct = createAccount(engine, { name: 'Acme', partner_id: 'acme' });
+  const acct = await createAccount(engine, { name: 'Acme', partner_id: 'acme' });
   return { engine, ...acct };
 }
 
@@ -22,7 +22,7 @@ const req = (engine: Engine, r: FacadeRequest) => handle(engine, r);
 
 describe('operational routes', () => {
   it('answers healthcheck and version without a key, as bare JSON strings', async () => {
-    const { engine } = setup();
+    const { engine } = await setup();
     expect(await req(engine, { method: 'GET', path: '/healthcheck/http' })).toMatchObject({
       status: 200,
       body: 'OK',
@@ -32,7 +32,7 @@ describe('operational routes', () => {
   });
 
   it('serves a payload of the requested size and refuses more than 1,000,000 bytes', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     const ok = await req(engine, {
       method: 'GET',
       path: '/healthcheck/http_payload/10',
@@ -70,14 +70,14 @@ describe('operational routes', () => {
 
 describe('routing', () => {
   it('answers 404 with a body for paths outside the spec', async () => {
-    const { engine } = setup();
+    const { engine } = await setup();
     const r = await req(engine, { method: 'GET', path: '/v1/nope' });
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ details: 'Not found: /v1/nope', correlation_id: 'cid1' });
   });
 
   it('answers 501 with the documented error body for spec routes without a handler', async () => {
-    const { engine } = setup();
+    const { engine } = await setup();
     const router = buildRouter(ROUTES.filter((r) => !r.path.includes('webhooks')));
     const r = await handle(engine, { method: 'POST', path: '/v2/webhooks/abc/rotate_secret' }, router);
     expect(r.status).toBe(501);
@@ -88,7 +88,7 @@ describe('routing', () => {
   });
 
   it('answers 405 with Allow for a known path and the wrong method', async () => {
-    const { engine } = setup();
+    const { engine } = await setup();
     const r = await req(engine, { method: 'DELETE', path: '/v1/credits' });
     expect(r.status).toBe(405);
     expect(r.headers.allow).toBe('GET');
@@ -97,11 +97,11 @@ describe('routing', () => {
 
 describe('authentication', () => {
   it('answers 401 with WWW-Authenticate for a missing, malformed, unknown or revoked key', async () => {
-    const { engine, account_id } = setup();
-    const extra = (await import('../src/account/accounts.js')).issueKey(engine, account_id);
+    const { engine, account_id } = await setup();
+    const extra = await (await import('../src/account/accounts.js')).issueKey(engine, account_id);
     const cases: (string | undefined)[] = [undefined, 'nope', 'pdb_00000000_' + 'a'.repeat(43), extra];
-    expect(revokeKey(engine, extra.slice(0, 12))).toBe(true);
-    expect(listKeys(engine, account_id).filter((k) => k.revoked_at !== null)).toHaveLength(1);
+    expect(await revokeKey(engine, extra.slice(0, 12))).toBe(true);
+    expect((await listKeys(engine, account_id)).filter((k) => k.revoked_at !== null)).toHaveLength(1);
     for (const key of cases) {
       const r = await req(engine, {
         method: 'GET',
@@ -115,7 +115,7 @@ describe('authentication', () => {
   });
 
   it('accepts the header in any case and stores only a hash', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     const r = await req(engine, { method: 'GET', path: '/v1/credits', headers: { Api_Key: api_key } });
     expect(r.status).toBe(200);
     const rows = engine.db.prepare('SELECT * FROM api_keys').all() as Record<string, unknown>[];
@@ -123,7 +123,7 @@ describe('authentication', () => {
   });
 
   it('answers 403 for another partner’s menu', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     const r = await req(engine, { method: 'GET', path: '/v1/credits/menu/other', headers: { api_key } });
     expect(r.status).toBe(403);
   });
@@ -131,7 +131,7 @@ describe('authentication', () => {
 
 describe('credits', () => {
   it('reports a new trial account with 100 credits', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     const r = await req(engine, { method: 'GET', path: '/v1/credits', headers: { api_key } });
     expect(r.body).toEqual({
       response_context: {
@@ -150,7 +150,7 @@ describe('credits', () => {
   });
 
   it('serves the charging menu of the caller’s partner', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     const r = await req(engine, { method: 'GET', path: '/v1/credits/menu/acme', headers: { api_key } });
     expect(r.body).toMatchObject({
       partner_id: 'acme',
@@ -182,35 +182,35 @@ describe('credits', () => {
     );
 
   it('debits units × menu cost, refuses what the balance does not cover, and charges nothing then', async () => {
-    const { engine, api_key, account_id } = setup();
+    const { engine, api_key, account_id } = await setup();
     expect((await charge(engine, api_key, { units: 60 })).status).toBe(200);
-    expect(balance(engine, account_id)).toBe(40);
+    expect(await balance(engine, account_id)).toBe(40);
     const r = await charge(engine, api_key, { units: 41 });
     expect(r.status).toBe(403);
     expect(r.body).toEqual({
       details: 'You have insufficient credits to perform this operation. Please purchase additional credits.',
       correlation_id: 'cid2',
     });
-    expect(balance(engine, account_id)).toBe(40);
+    expect(await balance(engine, account_id)).toBe(40);
     expect((await charge(engine, api_key, { units: 40 })).status).toBe(200);
-    expect(balance(engine, account_id)).toBe(0);
-    grantCredits(engine, account_id, 5);
-    expect(balance(engine, account_id)).toBe(5);
+    expect(await balance(engine, account_id)).toBe(0);
+    await grantCredits(engine, account_id, 5);
+    expect(await balance(engine, account_id)).toBe(5);
   });
 
   it('does not charge errors, empty results or rejected requests', async () => {
-    const { engine, api_key, account_id } = setup();
+    const { engine, api_key, account_id } = await setup();
     expect((await charge(engine, api_key, { units: 3, fail: true })).status).toBe(500);
     const empty = await charge(engine, api_key, { units: 0 });
     expect(
       (empty.body as { response_context: { request_status: string } }).response_context.request_status,
     ).toBe('miss');
     expect((await charge(engine, api_key, { units: -1 })).status).toBe(422);
-    expect(balance(engine, account_id)).toBe(100);
+    expect(await balance(engine, account_id)).toBe(100);
   });
 
   it('adds credit_usage when the request opts in', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     const r = await charge(engine, api_key, { units: 7 }, { 'Credit-Usage': 'TRUE' });
     expect((r.body as { credit_usage: unknown }).credit_usage).toEqual({
       total_credits: 7,
@@ -219,7 +219,7 @@ describe('credits', () => {
   });
 
   it('aggregates charges by day in the requested time zone', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     await charge(engine, api_key, { units: 7 });
     const r = await req(engine, {
       method: 'POST',
@@ -271,7 +271,7 @@ describe('credits', () => {
   });
 
   it('refuses aggregation ranges beyond the resolution limits', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     const r = await req(engine, {
       method: 'POST',
       path: '/v1/credits/aggregation',
@@ -297,7 +297,7 @@ describe('validation', () => {
     req(engine, { method: 'POST', path: '/v1/credits/aggregation', headers: { api_key, ...headers }, body });
 
   it('reports missing fields, enums and extra fields the pydantic way', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     const r = await post(engine, api_key, { mode: 'weekly', extra: 1 });
     expect(r.body).toEqual({
       detail: [
@@ -315,7 +315,7 @@ describe('validation', () => {
   });
 
   it('reports malformed JSON, wrong content types, missing bodies and invalid UTF-8', async () => {
-    const { engine, api_key } = setup();
+    const { engine, api_key } = await setup();
     expect((await post(engine, api_key, '{"mode": ')).body).toEqual({
       detail: [
         {
@@ -341,7 +341,7 @@ describe('validation', () => {
 
 describe('rate limiting', () => {
   it('answers 429 with Retry-After and X-RateLimit headers past the per-minute limit', async () => {
-    const { engine, api_key } = setup({ rateLimit: { perMinute: 3 } });
+    const { engine, api_key } = await setup({ rateLimit: { perMinute: 3 } });
     for (let i = 0; i < 3; i++) {
       const ok = await req(engine, { method: 'GET', path: '/v1/credits', headers: { api_key } });
       expect(ok.headers['x-ratelimit-remaining']).toBe(String(2 - i));

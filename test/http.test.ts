@@ -6,7 +6,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balance, createAccount } from '../src/account/accounts.js';
-import { accountStatements } from '../src/account/ledger.js';
 import type { Engine } from '../src/engine.js';
 import { serve, type RunningServer } from '../src/serve.js';
 import { demoEngine } from './support/demo.js';
@@ -80,7 +79,7 @@ describe('HTTP server', () => {
   });
 
   it('answers 422 for malformed JSON and invalid UTF-8, and 413 past the body limit', async () => {
-    const { api_key } = createAccount(engine, { name: 'Http' });
+    const { api_key } = await createAccount(engine, { name: 'Http' });
     const bad = await send(agent, 'POST', '/v1/businesses/match', '{"businesses_to_match": [', { api_key });
     expect(bad.status).toBe(422);
     expect(JSON.parse(bad.body).detail[0].type).toBe('value_error.jsondecode');
@@ -91,8 +90,8 @@ describe('HTTP server', () => {
   });
 
   it('charges exactly the affordable requests among 10,000 interleaved ones (balance 5,000)', async () => {
-    const { api_key, account_id } = createAccount(engine, { name: 'Race', credits: 5_000 });
-    const before = accountStatements(engine.db).ledgerCount.get() as number;
+    const { api_key, account_id } = await createAccount(engine, { name: 'Race', credits: 5_000 });
+    const before = (await engine.state.value<number>('SELECT count(*) FROM credit_ledger'))!;
     const clients = Array.from({ length: 4 }, () => new Agent({ keepAlive: true, maxSockets: 8 }));
     const total = 10_000;
     let next = 0;
@@ -118,7 +117,7 @@ describe('HTTP server', () => {
     await Promise.all(clients.flatMap((agent) => Array.from({ length: 8 }, () => worker(agent))));
     for (const c of clients) c.destroy();
     expect(Object.fromEntries(statuses)).toEqual({ 200: 5_000, 403: 5_000 });
-    expect(balance(engine, account_id)).toBe(0);
-    expect((accountStatements(engine.db).ledgerCount.get() as number) - before).toBe(5_000);
+    expect(await balance(engine, account_id)).toBe(0);
+    expect((await engine.state.value<number>('SELECT count(*) FROM credit_ledger'))! - before).toBe(5_000);
   }, 60_000);
 });

@@ -30,7 +30,7 @@ let accountId: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobs-'));
   engine = await syntheticEngine(dir, { businesses: 50, prospects: N }, join(dir, 'engine.db'));
-  const a = account(engine);
+  const a = await account(engine);
   key = a.api_key;
   accountId = a.account_id;
 });
@@ -152,7 +152,7 @@ describe('async jobs', () => {
 
   it('runs a 10,000-id job to succeeded with a CSV of 10,000 rows and exact credits', async () => {
     const list = (await upload(prospects(N))).body.list_id;
-    const before = balance(engine, accountId);
+    const before = await balance(engine, accountId);
     const jobId = await submit(list);
     const queued = await call('GET', `/v2/jobs/status/${jobId}`);
     expect(queued.body).toMatchObject({
@@ -168,7 +168,7 @@ describe('async jobs', () => {
       status: 'succeeded',
       credit_usage: { total_credits: billed * 5, total_results: billed },
     });
-    expect(balance(engine, accountId)).toBe(before - billed * 5);
+    expect(await balance(engine, accountId)).toBe(before - billed * 5);
     const rows = await csvOf(done);
     expect(rows[0]!.slice(0, 2)).toEqual(['prospect_id', 'result_status']);
     expect(rows).toHaveLength(N + 1);
@@ -180,7 +180,7 @@ describe('async jobs', () => {
 
   it('keeps the rows so far charged when cancelled while running, and nothing after', async () => {
     const list = (await upload(prospects(2000))).body.list_id;
-    const before = balance(engine, accountId);
+    const before = await balance(engine, accountId);
     const jobId = await submit(list, 'contact_information', { parameters: { contact_types: ['email'] } });
     worker = startJobWorker(engine, {
       batchSize: 100,
@@ -195,7 +195,7 @@ describe('async jobs', () => {
     const status = (await call('GET', `/v2/jobs/status/${jobId}`)).body;
     expect(status).toMatchObject({ status: 'cancelled', additional_data: { processed_rows: 300 } });
     expect(status.credit_usage.total_credits).toBe(withContacts(300) * 2);
-    expect(balance(engine, accountId)).toBe(before - withContacts(300) * 2);
+    expect(await balance(engine, accountId)).toBe(before - withContacts(300) * 2);
     expect(await csvOf(status)).toHaveLength(301);
     const cancelAgain = await call('POST', `/v2/jobs/cancel/${jobId}`);
     expect(cancelAgain.body.status).toBe('cancelled');
@@ -215,7 +215,7 @@ describe('async jobs', () => {
   });
 
   it('fails a job when credits run out, keeping the batches paid for', async () => {
-    const poor = account(engine, 12);
+    const poor = await account(engine, 12);
     const list = await upload(prospects(20), 'prospect', true);
     // Lists belong to the uploading account: upload again with the poor account's key.
     const m = multipart({ entity_type: 'prospect', name: 'p', description: 'p' }, prospects(20).join('\n'));
@@ -260,7 +260,7 @@ describe('async jobs', () => {
       error: { code: 'insufficient_credits' },
       credit_usage: { total_credits: 10 },
     });
-    expect(balance(engine, poor.account_id)).toBe(2);
+    expect(await balance(engine, poor.account_id)).toBe(2);
   });
 });
 
@@ -268,7 +268,7 @@ describe('crash recovery', () => {
   it('finishes a job after the worker process is killed with SIGKILL: every row once, credits exact', async () => {
     const path = join(dir, 'engine.db');
     const list = (await upload(prospects(N))).body.list_id;
-    const before = balance(engine, accountId);
+    const before = await balance(engine, accountId);
     const jobId = await submit(list);
     const child = spawn(
       process.execPath,
@@ -309,7 +309,7 @@ describe('crash recovery', () => {
     expect(rows).toHaveLength(N);
     expect(rows.map((r) => r[0])).toEqual(prospects(N));
     expect(status.credit_usage.total_credits).toBe(withContacts(N) * 5);
-    expect(balance(reopened, accountId)).toBe(before - withContacts(N) * 5);
+    expect(await balance(reopened, accountId)).toBe(before - withContacts(N) * 5);
     reopened.close();
   });
 });

@@ -217,7 +217,7 @@ const available = existsSync(DOC);
 
 beforeAll(async () => {
   engine = await demoEngine({ rateLimit: false } as never);
-  key = createAccount(engine, { name: 'Docs', partner_id: 'docs', credits: 1_000_000 }).api_key;
+  key = (await createAccount(engine, { name: 'Docs', partner_id: 'docs', credits: 1_000_000 })).api_key;
   businessId = engine.db.prepare('SELECT business_id FROM businesses LIMIT 1').pluck().get() as string;
   prospectId = engine.db.prepare('SELECT prospect_id FROM prospects LIMIT 1').pluck().get() as string;
 });

@@ -115,7 +115,7 @@ beforeAll(async () => {
   dbPath = join(dir, 'db.sqlite');
   engine = openEngine({ path: dbPath, rateLimit: false } as Parameters<typeof openEngine>[0]);
   await engine.load(join(dir, 'snapshot'), { strict: true });
-  apiKey = createAccount(engine, { name: 'Tester' }).api_key;
+  apiKey = (await createAccount(engine, { name: 'Tester' })).api_key;
 }, 60_000);
 afterAll(() => engine?.close());
 

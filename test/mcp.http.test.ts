@@ -234,11 +234,11 @@ describe('token lifetime and revocation', () => {
   });
 
   it('ends access at once when the approving API key is revoked', async () => {
-    const key = issueKey(f.engine, f.accountId, 'agent key');
+    const key = await issueKey(f.engine, f.accountId, 'agent key');
     const { client, oauth } = await connect(key);
     expect((await client.callTool({ name: 'credits_balance', arguments: {} })).isError).toBeUndefined();
-    const keyId = listKeys(f.engine, f.accountId).find((k) => k.name === 'agent key')!.key_id;
-    expect(revokeKey(f.engine, keyId)).toBe(true);
+    const keyId = (await listKeys(f.engine, f.accountId)).find((k) => k.name === 'agent key')!.key_id;
+    expect(await revokeKey(f.engine, keyId)).toBe(true);
     await expectChallenge(await post(oauth.saved!.access_token));
     expect(
       await token(oauth, { grant_type: 'refresh_token', refresh_token: oauth.saved!.refresh_token! }),

@@ -39,16 +39,16 @@ describe('prospectdb mcp (stdio)', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('fetch_prospects');
     const args = { mode: 'full', page_size: 3, page: 2, filters: { has_website: { value: true } } };
-    const before = balance(f.engine, f.accountId);
+    const before = await balance(f.engine, f.accountId);
     const got = await client.callTool({ name: 'fetch_prospects', arguments: args });
-    const toolCost = before - balance(f.engine, f.accountId);
+    const toolCost = before - (await balance(f.engine, f.accountId));
     const rest = await handle(f.engine, {
       method: 'POST',
       path: '/v1/prospects',
       headers: { api_key: f.apiKey },
       body: args,
     });
-    const restCost = before - toolCost - balance(f.engine, f.accountId);
+    const restCost = before - toolCost - (await balance(f.engine, f.accountId));
     expect(rest.status).toBe(200);
     expect(got.isError).toBeUndefined();
     const { response_context: _a, ...toolBody } = got.structuredContent as Json;
@@ -75,8 +75,8 @@ describe('prospectdb mcp (stdio)', () => {
   });
 
   it('stops serving the account once its key is revoked', async () => {
-    const keyId = listKeys(f.engine, f.accountId)[0]!.key_id;
-    revokeKey(f.engine, keyId);
+    const keyId = (await listKeys(f.engine, f.accountId))[0]!.key_id;
+    await revokeKey(f.engine, keyId);
     const got = await client.callTool({ name: 'credits_balance', arguments: {} });
     expect(got).toMatchObject({ isError: true, structuredContent: { status: 401 } });
   });

@@ -333,11 +333,11 @@ describe('tool calls answer as the REST routes do', () => {
 
   async function same(name: string, args: Json, request: FacadeRequest) {
     const expected = await rest(request);
-    const before = balance(f.engine, f.accountId);
+    const before = await balance(f.engine, f.accountId);
     const got = await tool(name, args);
-    const toolCost = before - balance(f.engine, f.accountId);
+    const toolCost = before - (await balance(f.engine, f.accountId));
     const again = await rest(request);
-    const restCost = before - toolCost - balance(f.engine, f.accountId);
+    const restCost = before - toolCost - (await balance(f.engine, f.accountId));
     expect(again).toEqual(expected);
     if (expected.status >= 200 && expected.status < 300) {
       expect(got.isError).toBeUndefined();
@@ -403,7 +403,7 @@ describe('tool calls answer as the REST routes do', () => {
   it('reports the credit balance of the caller', async () => {
     const got = await tool('credits_balance', {});
     expect(got.structuredContent).toMatchObject({
-      remaining_credits: balance(f.engine, f.accountId),
+      remaining_credits: await balance(f.engine, f.accountId),
       account_type: 'paid',
     });
     expect((got.content[0] as { text: string }).text).toMatch(/credits remain \(paid account\)\.$/);
@@ -450,9 +450,9 @@ describe('tool errors', () => {
   });
 
   it('charges nothing for a refused call and reports an unknown key as a tool error', async () => {
-    const before = balance(f.engine, f.accountId);
+    const before = await balance(f.engine, f.accountId);
     await tool('fetch_businesses', { mode: 'full', page_size: 0 });
-    expect(balance(f.engine, f.accountId)).toBe(before);
+    expect(await balance(f.engine, f.accountId)).toBe(before);
     const got = await callTool(
       f.engine,
       { kind: 'api_key', apiKey: 'pdb_00000000_' + 'x'.repeat(43) },

@@ -30,7 +30,7 @@ let accountId: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'research-'));
   engine = await syntheticEngine(dir, { businesses: 6, prospects: 10 });
-  const a = account(engine, 1000);
+  const a = await account(engine, 1000);
   key = a.api_key;
   accountId = a.account_id;
 });
@@ -109,7 +109,7 @@ describe('offline research provider', () => {
   });
 
   it('is deterministic and charges research per entity', async () => {
-    const before = balance(engine, accountId);
+    const before = await balance(engine, accountId);
     const body = {
       parameters: { output_schema: SCHEMA, query: 'x' },
       businesses: { business_id: businessId(3) },
@@ -117,7 +117,7 @@ describe('offline research provider', () => {
     const a = await post('/v2/businesses/research/enrich', body);
     const b = await post('/v2/businesses/research/enrich', body);
     expect(a.body.data).toEqual(b.body.data);
-    expect(before - balance(engine, accountId)).toBe(10);
+    expect(before - (await balance(engine, accountId))).toBe(10);
   });
 
   it('answers prospects with their company columns', () => {

@@ -18,7 +18,7 @@ let apiKey: string;
 
 beforeAll(async () => {
   engine = openEngine({ clock: () => now, rateLimit: false, authFailureLimit: { perMinute: 5 } });
-  apiKey = createAccount(engine, { name: 'Hardening', credits: 1_000 }).api_key;
+  apiKey = (await createAccount(engine, { name: 'Hardening', credits: 1_000 })).api_key;
   server = await serve(engine, { port: 0, mcp: false });
 });
 afterAll(async () => {
@@ -65,7 +65,7 @@ describe('security headers and error bodies', () => {
 
   it('answers an internal failure 500 with the generic body only', async () => {
     const broken = openEngine({ rateLimit: false });
-    const key = createAccount(broken, { name: 'Broken' }).api_key;
+    const key = (await createAccount(broken, { name: 'Broken' })).api_key;
     broken.db.exec('DROP TABLE credit_ledger');
     const s = await serve(broken, { port: 0, mcp: false, warm: false });
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -221,7 +221,7 @@ describe('constant-time key comparison', () => {
   });
 
   it('authenticates valid keys and refuses a wrong secret, an unknown prefix and a revoked key over HTTP', async () => {
-    const { api_key, account_id } = createAccount(engine, { name: 'Keys' });
+    const { api_key, account_id } = await createAccount(engine, { name: 'Keys' });
     const prefix = api_key.slice(0, 12);
     const secret = api_key.slice(13);
     const wrongSecret = `${prefix}_${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
@@ -238,11 +238,11 @@ describe('constant-time key comparison', () => {
       (await send(server.port, '/v1/credits', { headers: { api_key: unknownPrefix }, localAddress: at }))
         .status,
     ).toBe(401);
-    engine.accounts.revokeKey(prefix);
+    await engine.accounts.revokeKey(prefix);
     expect((await send(server.port, '/v1/credits', { headers: { api_key }, localAddress: at })).status).toBe(
       401,
     );
-    expect(engine.accounts.get(account_id)).toBeDefined();
+    expect(await engine.accounts.get(account_id)).toBeDefined();
   });
 });
 

@@ -24,7 +24,7 @@ const warmUps: Record<string, number>[] = [];
 
 beforeAll(async () => {
   engine = await demoEngine({ rateLimit: false } as never);
-  apiKey = createAccount(engine, { name: 'Load', credits: 1e9, entitlements: ['*'] }).api_key;
+  apiKey = (await createAccount(engine, { name: 'Load', credits: 1e9, entitlements: ['*'] })).api_key;
   server = await serve(engine, {
     port: 0,
     timeouts: { headersMs: 1_500 },

@@ -143,7 +143,7 @@ describe('SSRF guard (allowPrivateTargets off)', () => {
       webhooks: { allowPrivateTargets: false, resolver, retrySchedule: [10] },
     } as never);
     try {
-      const a = createAccount(engine, { name: 'x' });
+      const a = await createAccount(engine, { name: 'x' });
       const call = (method: string, path: string, body?: unknown) =>
         handle(engine, { method, path, headers: { api_key: a.api_key }, body }) as Promise<{
           status: number;
@@ -222,7 +222,7 @@ describe('connecting to the checked address, never following redirects', () => {
     const rp = (redirector.address() as AddressInfo).port;
     const engine: Engine = openEngine({ rateLimit: false, webhooks: { allowPrivateTargets: true } } as never);
     try {
-      const a = createAccount(engine, { name: 'r' });
+      const a = await createAccount(engine, { name: 'r' });
       const hook = (await handle(engine, {
         method: 'POST',
         path: '/v2/webhooks',

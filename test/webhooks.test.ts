@@ -108,7 +108,7 @@ describe('v1 delivery', () => {
     const engine = setup();
     const rx = await receiver();
     cleanups.push(rx.stop);
-    const acct = createAccount(engine, { name: 'p', partner_id: 'partner-1' });
+    const acct = await createAccount(engine, { name: 'p', partner_id: 'partner-1' });
     const reg = await call(engine, acct.api_key, 'POST', '/v1/webhooks', {
       partner_id: 'partner-1',
       webhook_url: rx.url(),
@@ -163,7 +163,7 @@ describe('v1 delivery', () => {
     const engine = setup();
     const rx = await receiver();
     cleanups.push(rx.stop);
-    const acct = createAccount(engine, { name: 'p', partner_id: 'partner-2' });
+    const acct = await createAccount(engine, { name: 'p', partner_id: 'partner-2' });
     const first = await call(engine, acct.api_key, 'POST', '/v1/webhooks', {
       partner_id: 'partner-2',
       webhook_url: rx.url(),
@@ -209,7 +209,7 @@ describe('v1 delivery', () => {
 });
 
 async function v2Setup(engine: Engine, url: string) {
-  const acct = createAccount(engine, { name: 't', partner_id: `p-${Math.random()}` });
+  const acct = await createAccount(engine, { name: 't', partner_id: `p-${Math.random()}` });
   const hook = await call(engine, acct.api_key, 'POST', '/v2/webhooks', { url, name: 'main' });
   expect(hook.status).toBe(201);
   const enr = await call(engine, acct.api_key, 'POST', '/v2/businesses/events/enrollments', {
@@ -225,8 +225,8 @@ async function v2Setup(engine: Engine, url: string) {
 describe('v2 webhooks', () => {
   it('manages up to 10 webhooks per tenant, with status filter, 409 on delete in use, force', async () => {
     const engine = setup();
-    const acct = createAccount(engine, { name: 'a' });
-    const other = createAccount(engine, { name: 'b' });
+    const acct = await createAccount(engine, { name: 'a' });
+    const other = await createAccount(engine, { name: 'b' });
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {
       const res = await call(engine, acct.api_key, 'POST', '/v2/webhooks', {
@@ -278,7 +278,7 @@ describe('v2 webhooks', () => {
     // Without the option, http and private targets are refused at registration.
     const strict = openEngine({ rateLimit: false });
     cleanups.push(() => strict.close());
-    const s = createAccount(strict, { name: 's' });
+    const s = await createAccount(strict, { name: 's' });
     for (const url of [
       'http://example.com/h',
       'https://127.0.0.1/h',

@@ -37,7 +37,7 @@ log(
 );
 
 const engine = await realEngine(set.businesses);
-const { api_key } = createAccount(engine, { name: 'bench', partner_id: 'bench' });
+const { api_key } = await createAccount(engine, { name: 'bench', partner_id: 'bench' });
 const names = set.queries.map((q) => q.name);
 
 // prospectdb through the facade, 50 rows a request.

@@ -148,7 +148,7 @@ for (const companies of companiesArg) {
   companyNames = Array.from({ length: companies }, (_, c) => companyName(c));
   const engine = openEngine({ rateLimit: false } as Parameters<typeof openEngine>[0]);
   await engine.load(set.dir, { strict: true });
-  const { api_key } = createAccount(engine, { name: 'bench' });
+  const { api_key } = await createAccount(engine, { name: 'bench' });
   const ids = new Map(originals.map((o) => [o.entity, prospectIdOf(o.entity)]));
   const sets: [string, LabelledQuery[]][] = [
     ['febrl 4', febrlQueries(dups, set)],

@@ -1,16 +1,18 @@
 /**
- * Accounts (tenants) and their API keys. Every write runs in one IMMEDIATE transaction, so an account
- * is never created without its key and its opening trial grant.
+ * Accounts (tenants) and their API keys, in the state store (`ctx.state`, SQLite or PostgreSQL). Every
+ * write runs in one transaction of the state, so an account is never created without its key and its
+ * opening trial grant.
  *
  * @example
- * const { api_key } = createAccount(engine, { name: 'Acme' }); // trial, 100 credits
- * grantCredits(engine, account_id, 5000);
+ * const { api_key } = await createAccount(engine, { name: 'Acme' }); // trial, 100 credits
+ * await grantCredits(engine, account_id, 5000);
  */
 import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
+import { ACCOUNT_SQL as SQL } from '../store/sql/accounts.js';
 import type { Account } from './types.js';
 import { generateKey, keyMatches, keyPrefix } from './keys.js';
-import { accountStatements, appendLedger, ledgerBalance, type AccountRow, type KeyRow } from './ledger.js';
+import { ledgerBalance, postEntries, type AccountRow, type KeyRow } from './ledger.js';
 
 /** New trial accounts start with this many credits. */
 export const TRIAL_CREDITS = 100;
@@ -47,7 +49,7 @@ export interface KeyInfo {
 /** Compared against when no key has the presented prefix (SHA-256 of nothing a key can be). */
 const NO_KEY_HASH = Buffer.alloc(32);
 
-function toAccount(row: AccountRow): Account {
+function toAccount(row: Omit<AccountRow, 'created_at' | 'balance'>): Account {
   return {
     account_id: row.account_id,
     partner_id: row.partner_id,
@@ -62,103 +64,109 @@ function checkCredits(n: number): void {
     throw new EngineError('BAD_REQUEST', 'credits must be an integer ≥ 0');
 }
 
+/** A unique constraint refused the row (SQLite and PostgreSQL spell it differently). */
+function isUniqueViolation(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
 /** Creates an account with its first API key and opening balance (trial, 100 credits by default). */
-export function createAccount(engine: Context, input: CreateAccountInput): CreatedAccount {
+export async function createAccount(engine: Context, input: CreateAccountInput): Promise<CreatedAccount> {
   const credits = input.credits ?? TRIAL_CREDITS;
   checkCredits(credits);
   if (typeof input.name !== 'string' || input.name.trim() === '') {
     throw new EngineError('BAD_REQUEST', 'account name is required');
   }
-  const s = accountStatements(engine.db);
+  const { state } = engine;
   const account_id = engine.newId('acc', 8);
   const partner_id = input.partner_id ?? account_id.replace(/^acc_/, 'partner_');
   const now = engine.now();
-  return engine.db
-    .transaction(() => {
-      if (s.accountByPartner.get(partner_id))
-        throw new EngineError('CONFLICT', `partner_id '${partner_id}' exists`);
-      s.insertAccount.run(
+  const conflict = () => new EngineError('CONFLICT', `partner_id '${partner_id}' exists`);
+  try {
+    return await state.transaction(async () => {
+      if (await state.get(SQL.accountByPartner, [partner_id])) throw conflict();
+      await state.run(SQL.insertAccount, [
         account_id,
         partner_id,
         input.name,
         input.account_type ?? 'trial',
         JSON.stringify(input.entitlements ?? []),
         now,
-      );
-      if (credits > 0) appendLedger(engine.db, { account_id, at: now, kind: 'grant', delta: credits });
-      const api_key = insertKey(engine, account_id, input.key_name ?? null);
+        0,
+      ]);
+      if (credits > 0) await postEntries(state, [{ account_id, at: now, kind: 'grant', delta: credits }]);
+      const api_key = await insertKey(engine, account_id, input.key_name ?? null);
       return { account_id, partner_id, api_key };
-    })
-    .immediate();
+    });
+  } catch (e) {
+    // Two processes creating the same partner at once: the loser's insert meets the unique index.
+    if (isUniqueViolation(e)) throw conflict();
+    throw e;
+  }
 }
 
-function insertKey(engine: Context, accountId: string, name: string | null): string {
+async function insertKey(engine: Context, accountId: string, name: string | null): Promise<string> {
   const key = generateKey();
-  accountStatements(engine.db).insertKey.run(
+  await engine.state.run(SQL.insertKey, [
     engine.newId('key', 8),
     accountId,
     key.prefix,
     key.hash,
     name,
     engine.now(),
-  );
+  ]);
   return key.key;
 }
 
-function requireAccount(engine: Context, accountId: string): AccountRow {
-  const row = accountStatements(engine.db).accountById.get(accountId) as AccountRow | undefined;
+async function requireAccount(engine: Context, accountId: string): Promise<AccountRow> {
+  const row = await engine.state.get<AccountRow>(SQL.accountById, [accountId]);
   if (!row) throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
   return row;
 }
 
 /** Issues another key for an account; the returned key is shown once. */
-export function issueKey(engine: Context, accountId: string, name?: string): string {
-  return engine.db
-    .transaction(() => {
-      requireAccount(engine, accountId);
-      return insertKey(engine, accountId, name ?? null);
-    })
-    .immediate();
+export async function issueKey(engine: Context, accountId: string, name?: string): Promise<string> {
+  return engine.state.transaction(async () => {
+    await requireAccount(engine, accountId);
+    return insertKey(engine, accountId, name ?? null);
+  });
 }
 
 /** Revokes a key by id or visible prefix; later requests with it answer 401. Returns false if unknown. */
-export function revokeKey(engine: Context, keyIdOrPrefix: string): boolean {
-  const s = accountStatements(engine.db);
-  return engine.db
-    .transaction(() => {
-      const row = s.keyById.get(keyIdOrPrefix, keyIdOrPrefix) as KeyRow | undefined;
-      if (!row) return false;
-      s.revokeKey.run(engine.now(), row.key_id);
-      return true;
-    })
-    .immediate();
+export async function revokeKey(engine: Context, keyIdOrPrefix: string): Promise<boolean> {
+  const { state } = engine;
+  return state.transaction(async () => {
+    const row = await state.get<KeyRow>(SQL.keyById, [keyIdOrPrefix, keyIdOrPrefix]);
+    if (!row) return false;
+    await state.run(SQL.revokeKey, [engine.now(), row.key_id]);
+    return true;
+  });
 }
 
 /** Adds `n` credits (a ledger grant) and returns the new balance. */
-export function grantCredits(engine: Context, accountId: string, n: number): number {
+export async function grantCredits(engine: Context, accountId: string, n: number): Promise<number> {
   checkCredits(n);
-  return engine.db
-    .transaction(() => {
-      requireAccount(engine, accountId);
-      return appendLedger(engine.db, { account_id: accountId, at: engine.now(), kind: 'grant', delta: n });
-    })
-    .immediate();
+  return engine.state.transaction(async () => {
+    if (n === 0) return (await requireAccount(engine, accountId)).balance;
+    return postEntries(engine.state, [{ account_id: accountId, at: engine.now(), kind: 'grant', delta: n }]);
+  });
 }
 
 /** Marks an account trial or paid. */
-export function setAccountType(engine: Context, accountId: string, type: 'trial' | 'paid'): void {
-  engine.db
-    .transaction(() => {
-      requireAccount(engine, accountId);
-      accountStatements(engine.db).setAccountType.run(type, accountId);
-    })
-    .immediate();
+export async function setAccountType(
+  engine: Context,
+  accountId: string,
+  type: 'trial' | 'paid',
+): Promise<void> {
+  if ((await engine.state.run(SQL.setAccountType, [type, accountId])) === 0)
+    throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
 }
 
 /** Keys of one account (or of all), without secrets. */
-export function listKeys(engine: Context, accountId?: string): KeyInfo[] {
-  const s = accountStatements(engine.db);
-  const rows = (accountId ? s.keysOfAccount.all(accountId) : s.allKeys.all()) as KeyRow[];
+export async function listKeys(engine: Context, accountId?: string): Promise<KeyInfo[]> {
+  const rows = accountId
+    ? await engine.state.all<KeyRow>(SQL.keysOfAccount, [accountId])
+    : await engine.state.all<KeyRow>(SQL.allKeys);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return rows.map((r) => ({
     key_id: r.key_id,
@@ -171,50 +179,56 @@ export function listKeys(engine: Context, accountId?: string): KeyInfo[] {
 }
 
 /** Current balance of an account. */
-export function balance(engine: Context, accountId: string): number {
-  return ledgerBalance(engine.db, accountId);
+export function balance(engine: Context, accountId: string): Promise<number> {
+  return ledgerBalance(engine.state, accountId);
 }
 
 /** Credits granted to an account over its lifetime. */
-export function allocatedCredits(engine: Context, accountId: string): number {
-  return accountStatements(engine.db).allocated.get(accountId) as number;
+export async function allocatedCredits(engine: Context, accountId: string): Promise<number> {
+  return (await engine.state.value<number>(SQL.allocated, [accountId])) ?? 0;
 }
 
-export function getAccount(engine: Context, accountId: string): Account | null {
-  const row = accountStatements(engine.db).accountById.get(accountId) as AccountRow | undefined;
-  return row ? toAccount(row) : null;
+export async function getAccount(engine: Context, accountId: string): Promise<Account | undefined> {
+  const row = await engine.state.get<AccountRow>(SQL.accountById, [accountId]);
+  return row ? toAccount(row) : undefined;
 }
 
-export function getAccountByPartner(engine: Context, partnerId: string): Account | null {
-  const row = accountStatements(engine.db).accountByPartner.get(partnerId) as AccountRow | undefined;
-  return row ? toAccount(row) : null;
+export async function getAccountByPartner(engine: Context, partnerId: string): Promise<Account | undefined> {
+  const row = await engine.state.get<AccountRow>(SQL.accountByPartner, [partnerId]);
+  return row ? toAccount(row) : undefined;
 }
 
-export function listAccounts(engine: Context): Account[] {
-  return (accountStatements(engine.db).allAccounts.all() as AccountRow[]).map(toAccount);
+export async function listAccounts(engine: Context): Promise<Account[]> {
+  return (await engine.state.all<AccountRow>(SQL.allAccounts)).map(toAccount);
 }
 
 export type Authentication =
   | { ok: true; account: Account; keyId: string }
   | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
 
-/** Resolves a presented API key to its account (constant-time hash comparison). */
-export function authenticate(engine: Context, key: string | undefined): Authentication {
+interface KeyWithAccount extends Omit<AccountRow, 'created_at' | 'balance'> {
+  key_id: string;
+  hash: Buffer;
+  revoked_at: number | null;
+}
+
+/**
+ * Resolves a presented API key to its account (constant-time hash comparison): one statement, the key
+ * joined with its account.
+ */
+export async function authenticate(engine: Context, key: string | undefined): Promise<Authentication> {
   if (key === undefined || key === '') return { ok: false, reason: 'missing' };
   const prefix = keyPrefix(key.trim());
   if (!prefix) return { ok: false, reason: 'malformed' };
-  const s = accountStatements(engine.db);
-  const row = s.keyByPrefix.get(prefix) as KeyRow | undefined;
+  const row = await engine.state.get<KeyWithAccount>(SQL.keyWithAccount, [prefix]);
   // An unknown prefix is compared too (against a hash no key has), so both refusals cost the same.
   const matches = keyMatches(key.trim(), row?.hash ?? NO_KEY_HASH);
   if (!row || !matches) return { ok: false, reason: 'unknown' };
   if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
-  const account = s.accountById.get(row.account_id) as AccountRow | undefined;
-  if (!account) return { ok: false, reason: 'unknown' };
-  return { ok: true, account: toAccount(account), keyId: row.key_id };
+  return { ok: true, account: toAccount(row), keyId: row.key_id };
 }
 
-/** Library surface: `engine.accounts`. */
+/** Library surface: `engine.accounts` (every member returns a promise). */
 export function accountsApi(engine: Context) {
   return {
     create: (input: CreateAccountInput) => createAccount(engine, input),

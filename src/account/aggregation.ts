@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { anyCase, FreeObject, LIMITS } from '../schemas/bounds.js';
 import type { Context } from '../runtime/context.js';
-import { accountStatements } from './ledger.js';
+import { ACCOUNT_SQL as SQL } from '../store/sql/accounts.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -288,12 +288,12 @@ interface ChargeRow {
 }
 
 /** The aggregation response body (without `response_context`). */
-export function aggregateCredits(engine: Context, accountId: string, req: CreditAggregationRequest) {
+export async function aggregateCredits(engine: Context, accountId: string, req: CreditAggregationRequest) {
   const tz = req.timezone;
   const from = parseDate(req.from_date, tz)!;
   const toParsed = parseDate(req.to_date, tz)!;
   const to = toParsed.dateOnly ? nextDay(tz, toParsed.ms) : toParsed.ms;
-  let rows = accountStatements(engine.db).chargesBetween.all(accountId, from.ms, to) as ChargeRow[];
+  let rows = await engine.state.all<ChargeRow>(SQL.chargesBetween, [accountId, from.ms, to]);
   if (req.key_name) rows = rows.filter((r) => r.key_name === req.key_name);
   const total = rows.reduce((n, r) => n + r.credits, 0);
   const head = {

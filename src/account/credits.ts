@@ -1,12 +1,12 @@
 /**
  * Charging: a request queues `(operation, units)` charges; they are priced with the partner's menu and
- * debited all at once, inside the transaction of the operation. A balance that does not cover the
- * whole sum debits nothing and fails the request (403, insufficient credits).
+ * debited all at once, inside the state transaction of the operation: one guarded UPDATE of the
+ * balance, then one ledger row per operation. A balance that does not cover the whole sum debits
+ * nothing and fails the request (403, insufficient credits).
  */
 import type { Context } from '../runtime/context.js';
-import { EngineError } from '../errors.js';
 import type { Account } from './types.js';
-import { appendLedger, ledgerBalance } from './ledger.js';
+import { postEntries, type LedgerEntry } from './ledger.js';
 import { costOf, menuFor } from './menu.js';
 
 export interface PendingCharge {
@@ -29,16 +29,17 @@ export interface ChargeOutcome {
 }
 
 /**
- * Debits the queued charges. Must run inside an IMMEDIATE transaction (the facade's
- * `ctx.transaction`); throws `INSUFFICIENT_CREDITS` and writes nothing when the balance is short.
+ * Debits the queued charges. Call inside a transaction of `ctx.state` (the facade's
+ * `ctx.transaction`) so the debit commits with the operation's writes; throws `INSUFFICIENT_CREDITS`
+ * and writes nothing when the balance is short (the caller's transaction then rolls back).
  */
-export function applyCharges(
+export async function applyCharges(
   engine: Context,
   scope: ChargeScope,
   charges: readonly PendingCharge[],
-): ChargeOutcome {
+): Promise<ChargeOutcome> {
   if (charges.length === 0) return { total_credits: 0, total_results: 0 };
-  const menu = menuFor(engine, scope.account.partner_id);
+  const menu = await menuFor(engine, scope.account.partner_id);
   const byOperation = new Map<string, { units: number; credits: number }>();
   let total = 0;
   let units = 0;
@@ -52,12 +53,11 @@ export function applyCharges(
     units += c.units;
   }
   if (total === 0) return { total_credits: 0, total_results: units };
-  if (ledgerBalance(engine.db, scope.account.account_id) < total)
-    throw new EngineError('INSUFFICIENT_CREDITS');
   const at = engine.now();
+  const entries: LedgerEntry[] = [];
   for (const [operation, e] of byOperation) {
     if (e.credits === 0) continue;
-    appendLedger(engine.db, {
+    entries.push({
       account_id: scope.account.account_id,
       at,
       kind: 'charge',
@@ -69,5 +69,6 @@ export function applyCharges(
       correlation_id: scope.correlationId,
     });
   }
+  await engine.state.transaction(() => postEntries(engine.state, entries));
   return { total_credits: total, total_results: units };
 }

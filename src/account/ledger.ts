@@ -1,10 +1,14 @@
 /**
- * The account store: row types and the append-only credit ledger (the statements are in
- * `store/sql/accounts.ts`). Every ledger row holds the running balance after it, so the balance is one indexed read and
- * the CHECK (balance >= 0) makes an overdraft impossible at the storage level.
+ * The account store: row types, the balance and the append-only credit ledger (the statements are in
+ * `store/sql/accounts.ts`, run through `ctx.state`). The balance lives on the account row and moves
+ * only by one guarded UPDATE (`debit`: `… WHERE balance >= ? RETURNING balance`), which is what keeps
+ * concurrent charges from any number of processes exact: PostgreSQL locks the row until the
+ * transaction ends, SQLite runs it under the write lock. Every ledger row records the running balance
+ * after it, so the ledger alone still tells the whole history.
  */
-import type { Db } from '../store/open.js';
-import { accountStatements } from '../store/sql/accounts.js';
+import { EngineError } from '../errors.js';
+import type { StateDb } from '../state/db.js';
+import { ACCOUNT_SQL as SQL } from '../store/sql/accounts.js';
 
 export interface AccountRow {
   account_id: string;
@@ -13,6 +17,7 @@ export interface AccountRow {
   account_type: 'trial' | 'paid';
   entitlements: string;
   created_at: number;
+  balance: number;
 }
 
 export interface KeyRow {
@@ -29,6 +34,7 @@ export interface LedgerEntry {
   account_id: string;
   at: number;
   kind: 'grant' | 'charge';
+  /** Positive for a grant, negative for a charge. */
   delta: number;
   operation?: string | null;
   units?: number | null;
@@ -37,29 +43,49 @@ export interface LedgerEntry {
   correlation_id?: string | null;
 }
 
-// The statements are in `store/sql/accounts.ts`; re-exported for the account modules.
-export { accountStatements, type AccountStatements } from '../store/sql/accounts.js';
-
-/** Current balance (0 for an account without ledger rows). */
-export function ledgerBalance(db: Db, accountId: string): number {
-  return (accountStatements(db).balance.get(accountId) as number | undefined) ?? 0;
+/** Current balance (0 for an unknown account). */
+export async function ledgerBalance(state: StateDb, accountId: string): Promise<number> {
+  return (await state.value<number>(SQL.balance, [accountId])) ?? 0;
 }
 
 /**
- * Appends one entry and returns the new balance. Call inside a transaction: the read of the previous
- * balance and the insert must not interleave with another writer (IMMEDIATE transactions guarantee it).
+ * Moves an account's balance by the sum of `entries` (all of one account) and appends them to the
+ * ledger, each with the running balance after it. A debit the balance does not cover changes nothing
+ * and throws INSUFFICIENT_CREDITS; an unknown account throws NOT_FOUND. Call inside a transaction of
+ * `state` (the balance row and the ledger rows commit together). Returns the new balance.
  */
-export function appendLedger(db: Db, entry: LedgerEntry): number {
-  const s = accountStatements(db);
-  const balance = ledgerBalance(db, entry.account_id) + entry.delta;
-  s.appendEntry.run({
-    operation: null,
-    units: null,
-    endpoint: null,
-    key_id: null,
-    correlation_id: null,
-    ...entry,
-    balance,
-  });
-  return balance;
+export async function postEntries(state: StateDb, entries: readonly LedgerEntry[]): Promise<number> {
+  const first = entries[0];
+  if (!first) throw new EngineError('INTERNAL', 'no ledger entries');
+  const accountId = first.account_id;
+  const delta = entries.reduce((n, e) => n + e.delta, 0);
+  let after: number | undefined;
+  if (delta < 0) {
+    after = await state.value<number>(SQL.debit, [-delta, accountId, -delta]);
+    if (after === undefined) {
+      if ((await state.value(SQL.balance, [accountId])) === undefined)
+        throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
+      throw new EngineError('INSUFFICIENT_CREDITS');
+    }
+  } else {
+    after = await state.value<number>(SQL.credit, [delta, accountId]);
+    if (after === undefined) throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
+  }
+  let running = after - delta;
+  for (const e of entries) {
+    running += e.delta;
+    await state.run(SQL.appendEntry, [
+      e.account_id,
+      e.at,
+      e.kind,
+      e.delta,
+      running,
+      e.operation ?? null,
+      e.units ?? null,
+      e.endpoint ?? null,
+      e.key_id ?? null,
+      e.correlation_id ?? null,
+    ]);
+  }
+  return after;
 }

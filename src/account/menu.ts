@@ -5,7 +5,7 @@
  */
 import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
-import { accountStatements } from './ledger.js';
+import { ACCOUNT_SQL as SQL } from '../store/sql/accounts.js';
 
 export const DEFAULT_MENU: Readonly<Record<string, number>> = Object.freeze({
   fetch: 1,
@@ -23,33 +23,30 @@ export const DEFAULT_MENU: Readonly<Record<string, number>> = Object.freeze({
 export type ChargingMenu = Record<string, number>;
 
 /** The menu that applies to a partner (defaults ← engine option ← per-partner rows). */
-export function menuFor(engine: Context, partnerId: string): ChargingMenu {
+export async function menuFor(engine: Context, partnerId: string): Promise<ChargingMenu> {
   const configured = engine.settings.creditMenu;
   const menu: ChargingMenu = { ...DEFAULT_MENU, ...configured };
-  for (const row of accountStatements(engine.db).menuRows.all(partnerId) as {
-    operation: string;
-    credit_cost: number;
-  }[]) {
+  const rows = await engine.state.all<{ operation: string; credit_cost: number }>(SQL.menuRows, [partnerId]);
+  for (const row of rows) {
     menu[row.operation] = row.credit_cost;
   }
   return menu;
 }
 
 /** Sets one partner's cost of an operation (`null` restores the default). */
-export function setMenuCost(
+export async function setMenuCost(
   engine: Context,
   partnerId: string,
   operation: string,
   cost: number | null,
-): void {
-  const s = accountStatements(engine.db);
+): Promise<void> {
   if (cost === null) {
-    s.deleteMenuRow.run(partnerId, operation);
+    await engine.state.run(SQL.deleteMenuRow, [partnerId, operation]);
     return;
   }
   if (!Number.isSafeInteger(cost) || cost < 0)
     throw new EngineError('BAD_REQUEST', 'credit cost must be an integer ≥ 0');
-  s.upsertMenuRow.run(partnerId, operation, cost);
+  await engine.state.run(SQL.upsertMenuRow, [partnerId, operation, cost]);
 }
 
 /** Credits for `units` of `operation` under `menu`; unknown operations are a programming error. */

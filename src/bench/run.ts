@@ -126,7 +126,7 @@ function pr(answers: (string | null)[], rows: readonly Labelled<unknown>[]) {
 }
 
 async function facadeKey(engine: Engine, options: BenchOptions, notes: string[]): Promise<string | null> {
-  if (options.db === undefined) return engine.accounts.create({ name: 'prospectdb bench' }).api_key;
+  if (options.db === undefined) return (await engine.accounts.create({ name: 'prospectdb bench' })).api_key;
   if (options.apiKey !== undefined) return options.apiKey;
   notes.push(
     'facade match not measured on your database: pass --api-key KEY (the bench never writes to your file)',

@@ -73,7 +73,7 @@ export async function handle(
     const decoded = decodeRequest(request, router);
     if (!decoded.ok) return refusalResponse(decoded.refusal, correlationId);
     const preset = opts.account ? { account: opts.account, keyId: opts.keyId } : undefined;
-    const auth = authenticateRequest(engine, decoded.request, request.clientAddress, preset);
+    const auth = await authenticateRequest(engine, decoded.request, request.clientAddress, preset);
     if (!auth.ok) return refusalResponse(auth.refusal, correlationId);
     rate = auth.caller.rate;
     const valid = validateRequest(decoded.request, request.body, options.maxJsonDepth);

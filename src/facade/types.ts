@@ -62,8 +62,11 @@ export interface RouteContext<Body = unknown, Query = Record<string, string | un
    * returns. A balance that does not cover them fails the whole request with 403 and charges nothing.
    */
   charge(operation: string, units: number): void;
-  /** Runs `fn` and the queued charges in one IMMEDIATE transaction (sync `fn`; rolled back on error). */
-  transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` and then the queued charges in one transaction of the state store (`ctx.state`): the
+   * operation's writes and its debit commit together, or roll back together (an error, a short balance).
+   */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export interface RouteResult {

@@ -173,29 +173,29 @@ export type BatchOutcome =
  * running at the expected cursor (a cancelled or already-advanced job commits nothing). Completes the
  * job when the last row lands.
  */
-export function commitBatch(engine: Context, jobId: string, batch: BatchWrite): BatchOutcome {
+export async function commitBatch(engine: Context, jobId: string, batch: BatchWrite): Promise<BatchOutcome> {
   const s = jobStatements(engine.db);
   try {
-    return engine.db
-      .transaction((): BatchOutcome => {
-        const job = s.get.get(jobId) as JobRow | undefined;
-        if (!job || job.status !== 'running' || job.cursor !== batch.start)
-          return { ok: false, reason: 'stale' };
-        const account = getAccount(engine, job.account_id);
-        if (!account) throw new EngineError('NOT_FOUND', `account '${job.account_id}' not found`);
-        batch.lines.forEach((line, i) => s.insertRow.run(jobId, batch.start + i, JSON.stringify(line)));
-        const billed = applyCharges(
-          engine,
-          { account, keyId: null, endpoint: job.endpoint, correlationId: jobId },
-          batch.charges,
-        );
-        const cursor = batch.start + batch.lines.length;
-        s.progress.run(cursor, billed.total_credits, batch.results, jobId);
-        const updated = { ...job, cursor };
-        if (cursor >= job.row_count) finishJob(engine, updated, 'succeeded', null);
-        return { ok: true, job: s.get.get(jobId) as JobRow };
-      })
-      .immediate();
+    // The debit runs in the state store; its transaction holds the job's writes too (one connection
+    // until the jobs move to the state store).
+    return await engine.state.transaction(async (): Promise<BatchOutcome> => {
+      const job = s.get.get(jobId) as JobRow | undefined;
+      if (!job || job.status !== 'running' || job.cursor !== batch.start)
+        return { ok: false, reason: 'stale' };
+      const account = await getAccount(engine, job.account_id);
+      if (!account) throw new EngineError('NOT_FOUND', `account '${job.account_id}' not found`);
+      batch.lines.forEach((line, i) => s.insertRow.run(jobId, batch.start + i, JSON.stringify(line)));
+      const billed = await applyCharges(
+        engine,
+        { account, keyId: null, endpoint: job.endpoint, correlationId: jobId },
+        batch.charges,
+      );
+      const cursor = batch.start + batch.lines.length;
+      s.progress.run(cursor, billed.total_credits, batch.results, jobId);
+      const updated = { ...job, cursor };
+      if (cursor >= job.row_count) finishJob(engine, updated, 'succeeded', null);
+      return { ok: true, job: s.get.get(jobId) as JobRow };
+    });
   } catch (e) {
     if (e instanceof EngineError && e.code === 'INSUFFICIENT_CREDITS')
       return { ok: false, reason: 'insufficient_credits' };

@@ -127,7 +127,7 @@ export function startJobWorker(engine: Context, options: JobWorkerOptions = {}):
     const start = job.cursor;
     const batch = await computeBatch(engine, job, start, ids.slice(start, start + batchSize), opts.research);
     if (!alive()) return;
-    const outcome = commitBatch(engine, job.job_id, batch);
+    const outcome = await commitBatch(engine, job.job_id, batch);
     if (outcome.ok) opts.onBatch?.(outcome.job);
     else if (outcome.reason === 'insufficient_credits') {
       const current = readJob(engine, job.job_id)!;

@@ -14,7 +14,7 @@ import { createToolServer } from './server.js';
  * @example await serveStdio(openEngine({ path: 'prospects.db' }), process.env.PROSPECTDB_API_KEY!);
  */
 export async function serveStdio(engine: Engine, apiKey: string): Promise<void> {
-  const auth = authenticate(engine, apiKey.trim());
+  const auth = await authenticate(engine, apiKey.trim());
   if (!auth.ok) throw new EngineError('UNAUTHORIZED', `API key refused (${auth.reason})`);
   const server = createToolServer(engine, () => ({ kind: 'api_key', apiKey: apiKey.trim() }));
   const transport = new StdioServerTransport();

@@ -31,7 +31,7 @@ export async function mcpFixture(path?: string): Promise<McpFixture> {
   let t = now;
   const engine = openEngine({ path, clock: () => t, rateLimit: false } as Parameters<typeof openEngine>[0]);
   await engine.load(dir, { strict: HAS_DEMO });
-  const account = createAccount(engine, {
+  const account = await createAccount(engine, {
     name: 'Tool tests',
     credits: 100_000,
     account_type: 'paid',

@@ -25,7 +25,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const engine = openEngine({ path: values.db });
   try {
-    console.log(action === 'grant' ? grantCredits(engine, account, Number(n)) : balance(engine, account));
+    console.log(
+      action === 'grant' ? await grantCredits(engine, account, Number(n)) : await balance(engine, account),
+    );
     return 0;
   } finally {
     engine.close();

@@ -62,18 +62,20 @@ async function loadCached(snapshot: string, cacheDir: string, options: FacadeOpt
 }
 
 /** Creates the demo account once; every start revokes the previous demo key and issues a new one. */
-function demoKey(engine: Engine): string {
-  const existing = getAccountByPartner(engine, DEMO_PARTNER);
+async function demoKey(engine: Engine): Promise<string> {
+  const existing = await getAccountByPartner(engine, DEMO_PARTNER);
   if (!existing) {
-    return createAccount(engine, {
+    const created = await createAccount(engine, {
       name: 'Demo',
       partner_id: DEMO_PARTNER,
       credits: DEMO_CREDITS,
       account_type: 'paid',
       key_name: 'demo',
-    }).api_key;
+    });
+    return created.api_key;
   }
-  for (const k of listKeys(engine, existing.account_id)) if (!k.revoked_at) revokeKey(engine, k.key_id);
+  for (const k of await listKeys(engine, existing.account_id))
+    if (!k.revoked_at) await revokeKey(engine, k.key_id);
   return issueKey(engine, existing.account_id, 'demo');
 }
 
@@ -118,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
   const engine = await loadCached(values.snapshot, cacheDir, {
     rateLimit: rateLimitOption(values['rate-limit']),
   });
-  const key = demoKey(engine);
+  const key = await demoKey(engine);
   const port = Number(values.port ?? process.env.PORT ?? 8080);
   const server = await serve(engine, { port, host: values.host });
   const counts = engine.info().counts;

@@ -40,7 +40,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     if (action === 'create') {
       if (values.account) {
-        const key = issueKey(engine, values.account, values['key-name']);
+        const key = await issueKey(engine, values.account, values['key-name']);
         console.log(key);
         console.error('prospectdb: key shown once; store it now');
         return 0;
@@ -50,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
         return 2;
       }
       const credits = values.credits === undefined ? undefined : Number(values.credits);
-      const created = createAccount(engine, {
+      const created = await createAccount(engine, {
         name: values.name,
         partner_id: values['partner-id'],
         credits,
@@ -68,9 +68,9 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     if (action === 'list') {
-      const keys = listKeys(engine, values.account);
+      const keys = await listKeys(engine, values.account);
       if (values.json) {
-        console.log(JSON.stringify({ accounts: listAccounts(engine), keys }, null, 2));
+        console.log(JSON.stringify({ accounts: await listAccounts(engine), keys }, null, 2));
         return 0;
       }
       for (const k of keys) {
@@ -86,7 +86,7 @@ export async function run(argv: string[]): Promise<number> {
       console.error(HELP);
       return 2;
     }
-    if (!revokeKey(engine, target)) {
+    if (!(await revokeKey(engine, target))) {
       console.error(`prospectdb: no key '${target}'`);
       return 1;
     }

@@ -7,26 +7,30 @@ import { aggregateCredits, CreditAggregationRequest } from '../../account/aggreg
 import { menuFor } from '../../account/menu.js';
 import type { Route, RouteContext, RouteResult } from '../types.js';
 
-function summary(ctx: RouteContext): RouteResult {
+async function summary(ctx: RouteContext): Promise<RouteResult> {
   const account = ctx.account!;
+  const [allocated, remaining] = await Promise.all([
+    allocatedCredits(ctx.engine, account.account_id),
+    balance(ctx.engine, account.account_id),
+  ]);
   return {
     body: {
-      allocated_credits: allocatedCredits(ctx.engine, account.account_id),
-      remaining_credits: balance(ctx.engine, account.account_id),
+      allocated_credits: allocated,
+      remaining_credits: remaining,
       account_type: account.account_type,
     },
   };
 }
 
-function aggregation(ctx: RouteContext<CreditAggregationRequest>): RouteResult {
-  const body = aggregateCredits(ctx.engine, ctx.account!.account_id, ctx.body);
+async function aggregation(ctx: RouteContext<CreditAggregationRequest>): Promise<RouteResult> {
+  const body = await aggregateCredits(ctx.engine, ctx.account!.account_id, ctx.body);
   return { body, miss: body.total_credits === 0 };
 }
 
-function menu(ctx: RouteContext): RouteResult {
+async function menu(ctx: RouteContext): Promise<RouteResult> {
   const partner_id = ctx.params.partner_id!;
   const charging_menu = Object.fromEntries(
-    Object.entries(menuFor(ctx.engine, partner_id)).map(([op, cost]) => [op, { credit_cost: cost }]),
+    Object.entries(await menuFor(ctx.engine, partner_id)).map(([op, cost]) => [op, { credit_cost: cost }]),
   );
   return { body: { partner_id, charging_menu } };
 }

@@ -81,8 +81,8 @@ function v1Routes(entity: EntityType): Route[] {
       method: 'POST',
       path,
       body: v1EnrollmentAdd(entity),
-      handler(ctx: Ctx) {
-        const row = ctx.transaction(() =>
+      async handler(ctx: Ctx) {
+        const row = await ctx.transaction(async () =>
           createEnrollment(ctx.engine, ctx.account!, {
             version: 1,
             entityType: entity,
@@ -98,8 +98,8 @@ function v1Routes(entity: EntityType): Route[] {
       method: 'PATCH',
       path,
       body: v1EnrollmentUpdate(entity),
-      handler(ctx: Ctx) {
-        const row = ctx.transaction(() =>
+      async handler(ctx: Ctx) {
+        const row = await ctx.transaction(async () =>
           updateEnrollment(ctx.engine, ctx.account!, 1, entity, ctx.body.enrollment_id!, {
             enrollmentKey: ctx.body.enrollment_key,
             eventTypes: ctx.body.event_types,
@@ -113,8 +113,10 @@ function v1Routes(entity: EntityType): Route[] {
       method: 'DELETE',
       path,
       body: v1EnrollmentDelete,
-      handler(ctx: RouteContext<{ enrollment_id: string }>) {
-        ctx.transaction(() => deleteEnrollment(ctx.engine, ctx.account!, 1, entity, ctx.body.enrollment_id));
+      async handler(ctx: RouteContext<{ enrollment_id: string }>) {
+        await ctx.transaction(async () =>
+          deleteEnrollment(ctx.engine, ctx.account!, 1, entity, ctx.body.enrollment_id),
+        );
         return { body: { status: 'success' } };
       },
     },
@@ -143,8 +145,8 @@ function v2Routes(entity: EntityType): Route[] {
       method: 'POST',
       path,
       body: v2EnrollmentCreate(entity),
-      handler(ctx: Ctx) {
-        const row = ctx.transaction(() =>
+      async handler(ctx: Ctx) {
+        const row = await ctx.transaction(async () =>
           createEnrollment(ctx.engine, ctx.account!, {
             version: 2,
             entityType: entity,
@@ -173,8 +175,8 @@ function v2Routes(entity: EntityType): Route[] {
       path: `${path}/{enrollment_id}`,
       params: EnrollmentParams,
       body: v2EnrollmentPatch(entity),
-      handler(ctx: RouteContext<Partial<Body>>) {
-        const row = ctx.transaction(() =>
+      async handler(ctx: RouteContext<Partial<Body>>) {
+        const row = await ctx.transaction(async () =>
           updateEnrollment(ctx.engine, ctx.account!, 2, entity, ctx.params.enrollment_id!, {
             enrollmentKey: ctx.body.enrollment_key,
             eventTypes: ctx.body.event_types,
@@ -189,9 +191,9 @@ function v2Routes(entity: EntityType): Route[] {
       method: 'DELETE',
       path: `${path}/{enrollment_id}`,
       params: EnrollmentParams,
-      handler(ctx: Ctx) {
+      async handler(ctx: Ctx) {
         const id = ctx.params.enrollment_id!;
-        ctx.transaction(() => deleteEnrollment(ctx.engine, ctx.account!, 2, entity, id));
+        await ctx.transaction(async () => deleteEnrollment(ctx.engine, ctx.account!, 2, entity, id));
         return { body: { enrollment_id: id, status: 'success' } };
       },
     },

@@ -139,10 +139,10 @@ const v1: Route[] = [
     method: 'POST',
     path: '/v1/webhooks',
     body: v1WebhookAdd,
-    handler(ctx: RouteContext<V1Add>) {
+    async handler(ctx: RouteContext<V1Add>) {
       assertPartner(ctx, ctx.body.partner_id);
       assertTarget(ctx.engine, ctx.body.webhook_url, 'webhook_url');
-      const row = ctx.transaction(() =>
+      const row = await ctx.transaction(async () =>
         registerV1Webhook(ctx.engine, ctx.account!, {
           url: ctx.body.webhook_url,
           headers: ctx.body.headers,
@@ -166,9 +166,9 @@ const v1: Route[] = [
   {
     method: 'DELETE',
     path: '/v1/webhooks/{partner_id}',
-    handler(ctx: RouteContext) {
+    async handler(ctx: RouteContext) {
       assertPartner(ctx, ctx.params.partner_id!);
-      ctx.transaction(() => deleteV1Webhook(ctx.engine, ctx.account!));
+      await ctx.transaction(async () => deleteV1Webhook(ctx.engine, ctx.account!));
       return { body: {} };
     },
   },
@@ -204,9 +204,9 @@ const v2: Route[] = [
     method: 'POST',
     path: '/v2/webhooks',
     body: v2WebhookCreate,
-    handler(ctx: RouteContext<WebhookBody>) {
+    async handler(ctx: RouteContext<WebhookBody>) {
       assertTarget(ctx.engine, ctx.body.url, 'url');
-      const row = ctx.transaction(() => createWebhook(ctx.engine, ctx.account!, ctx.body));
+      const row = await ctx.transaction(async () => createWebhook(ctx.engine, ctx.account!, ctx.body));
       return { status: 201, body: v2WebhookView(row, { withSecret: true, now: ctx.engine.now() }) };
     },
   },
@@ -224,9 +224,9 @@ const v2: Route[] = [
     path: '/v2/webhooks/{webhook_id}',
     params: WebhookParams,
     body: v2WebhookPatch,
-    handler(ctx: RouteContext<Partial<WebhookBody>>) {
+    async handler(ctx: RouteContext<Partial<WebhookBody>>) {
       if (ctx.body.url !== undefined) assertTarget(ctx.engine, ctx.body.url, 'url');
-      const row = ctx.transaction(() =>
+      const row = await ctx.transaction(async () =>
         updateWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!, ctx.body),
       );
       return { body: v2WebhookView(row, { now: ctx.engine.now() }) };
@@ -237,9 +237,11 @@ const v2: Route[] = [
     path: '/v2/webhooks/{webhook_id}',
     params: WebhookParams,
     query: v2WebhookDeleteQuery,
-    handler(ctx: RouteContext<unknown, { force: boolean }>) {
+    async handler(ctx: RouteContext<unknown, { force: boolean }>) {
       const id = ctx.params.webhook_id!;
-      const result = ctx.transaction(() => deleteWebhook(ctx.engine, ctx.account!, id, ctx.query.force));
+      const result = await ctx.transaction(async () =>
+        deleteWebhook(ctx.engine, ctx.account!, id, ctx.query.force),
+      );
       return { body: { webhook_id: id, deleted: true, ...result } };
     },
   },
@@ -248,10 +250,10 @@ const v2: Route[] = [
     path: '/v2/webhooks/{webhook_id}/rotate_secret',
     params: WebhookParams,
     // The body is optional, so it is parsed here (a ZodError still answers 422).
-    handler(ctx: RouteContext) {
+    async handler(ctx: RouteContext) {
       const body = v2RotateSecret.parse(ctx.body ?? null);
       const grace = body.grace_period_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
-      const row = ctx.transaction(() =>
+      const row = await ctx.transaction(async () =>
         rotateSecret(ctx.engine, ctx.account!, ctx.params.webhook_id!, grace),
       );
       return {

@@ -12,28 +12,34 @@ import {
   type RateLimiter,
 } from '../../account/ratelimit.js';
 import { kind, type Context } from '../../runtime/context.js';
+import type { StateDb } from '../../state/db.js';
 import type { Account, FacadeOptions, FacadeRequest } from '../types.js';
 import type { Decoded } from './decode.js';
 import type { Refusal } from './respond.js';
 
-/** The facade's own state for one engine: its two limiters (null when the option turns one off). */
+/**
+ * The facade's limiters for one engine (null when the option turns one off). The per-key rate limit
+ * is shared through the state store (every process and node serving it draws on one budget); the
+ * failed-authentication limit stays per process: it is a brake on key guessing from one address, and
+ * a process of its own per address is budget enough for that.
+ */
 export interface FacadeLimits {
   rate: RateLimiter | null;
   authFailures: AuthFailureLimiter | null;
 }
 
 /** Built from the engine's options on its first request. */
-export function createFacadeLimits(options: FacadeOptions): FacadeLimits {
+export function createFacadeLimits(state: StateDb, options: FacadeOptions): FacadeLimits {
   const rate = options.rateLimit;
   const failures = options.authFailureLimit;
   return {
-    rate: rate === false ? null : createRateLimiter(rate?.perMinute ?? DEFAULT_PER_MINUTE),
+    rate: rate === false ? null : createRateLimiter(state, rate?.perMinute ?? DEFAULT_PER_MINUTE),
     authFailures: failures === false ? null : createAuthFailureLimiter(failures?.perMinute),
   };
 }
 
 // The limiters live as long as their engine: held by the context's services, made on first use.
-const LIMITS = kind('facade.limits', (ctx) => createFacadeLimits(ctx.settings.facade));
+const LIMITS = kind('facade.limits', (ctx) => createFacadeLimits(ctx.state, ctx.settings.facade));
 
 /** The engine's limiters, created on first use. */
 export function facadeLimits(engine: Context): FacadeLimits {
@@ -56,12 +62,12 @@ export interface Caller {
 
 export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; refusal: Refusal };
 
-export function authenticateRequest(
+export async function authenticateRequest(
   engine: Context,
   decoded: Decoded,
   clientAddress: FacadeRequest['clientAddress'],
   preset: PresetCaller | undefined,
-): AuthOutcome {
+): Promise<AuthOutcome> {
   const { route, params, headers } = decoded;
   if ((route.auth ?? 'api_key') !== 'api_key')
     return { ok: true, caller: { account: null, keyId: null, rate: {} } };
@@ -86,14 +92,14 @@ export function authenticateRequest(
         account: preset.account,
         keyId: preset.keyId ?? `account:${preset.account.account_id}`,
       }
-    : authenticateKey(engine, headers['api_key']);
+    : await authenticateKey(engine, headers['api_key']);
   if (!auth.ok) {
     failures?.fail(address!, engine.now());
     return { ok: false, refusal: { code: auth.reason === 'missing' ? 'API_KEY_MISSING' : 'UNAUTHORIZED' } };
   }
   let rate: Record<string, string> = {};
   if (limits.rate) {
-    const decision = limits.rate.take(auth.keyId, engine.now());
+    const decision = await limits.rate.take(auth.keyId, engine.now());
     rate = rateLimitHeaders(decision);
     if (!decision.ok) {
       return { ok: false, refusal: { code: 'RATE_LIMITED', retryAfter: decision.retryAfter, headers: rate } };

@@ -1,8 +1,8 @@
 /**
  * Stage 4, run + charge: the route's handler with its context, and the charges it queues. Queued
- * charges are applied atomically with the handler's writes (inside `ctx.transaction`) or in one
- * IMMEDIATE transaction when it returns; a balance that does not cover them throws 403 and nothing
- * is charged.
+ * charges are applied atomically with the handler's writes (inside `ctx.transaction`, one transaction
+ * of the state store) or in a transaction of their own when it returns; a balance that does not cover
+ * them throws 403 and nothing is charged (the handler's writes in `ctx.transaction` roll back too).
  */
 import { applyCharges, type ChargeOutcome, type PendingCharge } from '../../account/credits.js';
 import type { Context } from '../../runtime/context.js';
@@ -28,9 +28,9 @@ export async function runRoute(
   const pending: PendingCharge[] = [];
   const billed: ChargeOutcome = { total_credits: 0, total_results: 0 };
   const scope = { account: account!, keyId, endpoint: decoded.route.path, correlationId };
-  const flush = () => {
+  const flush = async () => {
     if (pending.length === 0 || !account) return;
-    const o = applyCharges(engine, scope, pending.splice(0));
+    const o = await applyCharges(engine, scope, pending.splice(0));
     billed.total_credits += o.total_credits;
     billed.total_results += o.total_results;
   };
@@ -47,17 +47,16 @@ export async function runRoute(
     charge(operation, units) {
       if (units > 0) pending.push({ operation, units });
     },
-    transaction<T>(fn: () => T): T {
-      return engine.db
-        .transaction(() => {
-          const out = fn();
-          flush();
-          return out;
-        })
-        .immediate();
+    transaction<T>(fn: () => Promise<T>): Promise<T> {
+      return engine.state.transaction(async () => {
+        const out = await fn();
+        await flush();
+        return out;
+      });
     },
   };
   const result = await decoded.route.handler(ctx);
-  if (pending.length > 0) engine.db.transaction(flush).immediate();
+  // applyCharges opens its own transaction (the debit and the ledger rows commit together).
+  if (pending.length > 0) await flush();
   return { result, billed };
 }

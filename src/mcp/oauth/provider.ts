@@ -100,7 +100,7 @@ export interface ProspectOAuthProvider extends OAuthServerProvider {
   /** Checks a bearer token: signature and expiry (jose), then its grant, key and account (SQLite). */
   check(token: string | undefined): Promise<TokenCheck>;
   /** Handles the sign-in form: approves with an API key, or denies. */
-  decide(requestId: string, decision: 'approve' | 'deny', apiKey: string | undefined): Approval;
+  decide(requestId: string, decision: 'approve' | 'deny', apiKey: string | undefined): Promise<Approval>;
 }
 
 /** Registered clients, in SQLite. Dynamic registration makes public clients (PKCE, no secret). */
@@ -240,8 +240,10 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
       renderApprovalPage(res, { requestId, client, redirectUri: params.redirectUri });
     },
 
-    decide(requestId, decision, apiKey) {
+    async decide(requestId, decision, apiKey) {
       const hash = secretHash(requestId);
+      // The key is checked before the grant's transaction (the accounts live in the state store).
+      const auth = decision === 'deny' ? undefined : await authenticate(engine, apiKey?.trim());
       return db
         .transaction((): Approval => {
           const req = s.requestByHash.get(hash) as RequestRow | undefined;
@@ -254,8 +256,7 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
             redirect.searchParams.set('error_description', 'The account holder denied the connection');
             return { ok: true, redirect: redirect.href };
           }
-          const auth = authenticate(engine, apiKey?.trim());
-          if (!auth.ok)
+          if (!auth?.ok)
             return {
               ok: false,
               reason: 'bad_key',
@@ -392,7 +393,7 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
       const g = grant(row.grant_id);
       if (!g || g.revoked_at !== null || !keyActive(db, g.key_id)) return { ok: false, reason: 'revoked' };
       if (g.resource !== canonical) return { ok: false, reason: 'audience' };
-      const account = getAccount(engine, g.account_id);
+      const account = await getAccount(engine, g.account_id);
       if (!account) return { ok: false, reason: 'revoked' };
       return {
         ok: true,

@@ -1,11 +1,14 @@
 /**
- * DDL of the account state: tenants, hashed API keys, the append-only credit ledger and per-partner
- * charging-menu overrides. The ledger row carries the running balance, and a CHECK keeps it ≥ 0, so
- * no write path can ever overdraw an account even if a caller skips the balance check.
+ * SQL of the account state: tenants, hashed API keys, the append-only credit ledger, per-partner
+ * charging-menu overrides and the shared rate-limit windows. The account row holds the balance
+ * (`CHECK (balance >= 0)`): a charge is one guarded `UPDATE … WHERE balance >= ? RETURNING balance`,
+ * which locks the row in PostgreSQL and runs under the write lock in SQLite, so concurrent charges
+ * from any number of processes never overdraw and never double-charge. Every ledger row still carries
+ * the running balance after it (the audit trail; the same CHECK). Statements are plain portable SQL
+ * (`?` placeholders) run through `ctx.state`; the DDL is SQLite's dialect, translated for PostgreSQL
+ * by `state/schema.ts`.
  */
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db.js';
-import { preparedOnce } from '../statements.js';
+import type { StateMigration } from '../../state/db.js';
 export const ACCOUNT_SCHEMA = `
 CREATE TABLE IF NOT EXISTS accounts (
   account_id TEXT PRIMARY KEY,
@@ -13,7 +16,8 @@ CREATE TABLE IF NOT EXISTS accounts (
   name TEXT NOT NULL,
   account_type TEXT NOT NULL CHECK (account_type IN ('trial', 'paid')),
   entitlements TEXT NOT NULL DEFAULT '[]',
-  created_at INTEGER NOT NULL
+  created_at INTEGER NOT NULL,
+  balance INTEGER NOT NULL DEFAULT 0 CHECK (balance >= 0)
 ) STRICT;
 
 CREATE TABLE IF NOT EXISTS api_keys (
@@ -53,27 +57,61 @@ CREATE TABLE IF NOT EXISTS credit_menu (
   credit_cost INTEGER NOT NULL CHECK (credit_cost >= 0),
   PRIMARY KEY (partner_id, operation)
 ) STRICT;
+
+CREATE TABLE IF NOT EXISTS rate_windows (
+  key_id TEXT NOT NULL,
+  window_start INTEGER NOT NULL,
+  hits INTEGER NOT NULL,
+  PRIMARY KEY (key_id, window_start)
+) STRICT;
+CREATE INDEX IF NOT EXISTS rate_windows_start ON rate_windows (window_start);
 `;
 
-/** Every statement the accounts module runs, prepared once per database. */
-const SQL = {
+/** The latest running balance of every account, from the ledger (what the balance column starts at). */
+const FILL_BALANCE = `UPDATE accounts SET balance = coalesce((SELECT l.balance FROM credit_ledger l
+  WHERE l.account_id = accounts.account_id ORDER BY l.entry_id DESC LIMIT 1), 0)`;
+
+/**
+ * Stores made before the balance column (every single-file database before the split): the column,
+ * filled from the ledger. `rate_windows` is new and comes with the DDL that runs after migrations.
+ */
+export const ACCOUNT_MIGRATIONS: readonly StateMigration[] = [
+  {
+    version: 1,
+    sqlite: `ALTER TABLE accounts ADD COLUMN balance INTEGER NOT NULL DEFAULT 0 CHECK (balance >= 0);
+${FILL_BALANCE};`,
+    postgres: `ALTER TABLE accounts ADD COLUMN IF NOT EXISTS balance BIGINT NOT NULL DEFAULT 0 CHECK (balance >= 0);
+${FILL_BALANCE};`,
+  },
+];
+
+const ACCOUNT_COLUMNS = 'account_id, partner_id, name, account_type, entitlements, created_at, balance';
+const KEY_COLUMNS = 'key_id, account_id, prefix, hash, name, created_at, revoked_at';
+
+/** Every statement of the account area: portable SQL with `?` placeholders, run through `ctx.state`. */
+export const ACCOUNT_SQL = {
   insertAccount:
-    'INSERT INTO accounts (account_id, partner_id, name, account_type, entitlements, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  accountById: 'SELECT * FROM accounts WHERE account_id = ?',
-  accountByPartner: 'SELECT * FROM accounts WHERE partner_id = ?',
-  allAccounts: 'SELECT * FROM accounts ORDER BY created_at, account_id',
+    'INSERT INTO accounts (account_id, partner_id, name, account_type, entitlements, created_at, balance) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  accountById: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE account_id = ?`,
+  accountByPartner: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE partner_id = ?`,
+  allAccounts: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, account_id`,
   setAccountType: 'UPDATE accounts SET account_type = ? WHERE account_id = ?',
   insertKey:
     'INSERT INTO api_keys (key_id, account_id, prefix, hash, name, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  keyByPrefix: 'SELECT * FROM api_keys WHERE prefix = ?',
-  keyById: 'SELECT * FROM api_keys WHERE key_id = ? OR prefix = ?',
-  keysOfAccount: 'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, key_id',
-  allKeys: 'SELECT * FROM api_keys ORDER BY created_at, key_id',
+  /** Authentication in one statement: the key and its account. */
+  keyWithAccount: `SELECT k.key_id, k.hash, k.revoked_at, a.account_id, a.partner_id, a.name, a.account_type, a.entitlements
+       FROM api_keys k JOIN accounts a ON a.account_id = k.account_id WHERE k.prefix = ?`,
+  keyById: `SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_id = ? OR prefix = ?`,
+  keysOfAccount: `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at, key_id`,
+  allKeys: `SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, key_id`,
   revokeKey: 'UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL',
-  balance: 'SELECT balance FROM credit_ledger WHERE account_id = ? ORDER BY entry_id DESC LIMIT 1',
+  balance: 'SELECT balance FROM accounts WHERE account_id = ?',
+  /** The debit: changes nothing (no row back) when the balance does not cover it. */
+  debit: 'UPDATE accounts SET balance = balance - ? WHERE account_id = ? AND balance >= ? RETURNING balance',
+  credit: 'UPDATE accounts SET balance = balance + ? WHERE account_id = ? RETURNING balance',
   allocated: "SELECT coalesce(sum(delta), 0) FROM credit_ledger WHERE account_id = ? AND kind = 'grant'",
   appendEntry: `INSERT INTO credit_ledger (account_id, at, kind, delta, balance, operation, units, endpoint, key_id, correlation_id)
-       VALUES (@account_id, @at, @kind, @delta, @balance, @operation, @units, @endpoint, @key_id, @correlation_id)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   chargesBetween: `SELECT l.at, -l.delta AS credits, l.endpoint, l.operation, l.units, k.name AS key_name
        FROM credit_ledger l LEFT JOIN api_keys k ON k.key_id = l.key_id
        WHERE l.account_id = ? AND l.kind = 'charge' AND l.at >= ? AND l.at < ? ORDER BY l.entry_id`,
@@ -82,22 +120,14 @@ const SQL = {
   upsertMenuRow: `INSERT INTO credit_menu (partner_id, operation, credit_cost) VALUES (?, ?, ?)
        ON CONFLICT (partner_id, operation) DO UPDATE SET credit_cost = excluded.credit_cost`,
   deleteMenuRow: 'DELETE FROM credit_menu WHERE partner_id = ? AND operation = ?',
+  /**
+   * One hit in a key's current window, only while the window's own count is below the cap: no row back
+   * means this window alone is full. Atomic in both stores (the conflict target's row is locked).
+   */
+  rateHit: `INSERT INTO rate_windows (key_id, window_start, hits) VALUES (?, ?, 1)
+       ON CONFLICT (key_id, window_start) DO UPDATE SET hits = rate_windows.hits + 1 WHERE rate_windows.hits < ?
+       RETURNING hits`,
+  rateWindow: 'SELECT hits FROM rate_windows WHERE key_id = ? AND window_start = ?',
+  /** Windows older than the previous one count for nothing. */
+  ratePrune: 'DELETE FROM rate_windows WHERE window_start < ?',
 } as const;
-
-/** Statements that return the first column's value (`.pluck()`). */
-const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set(['balance', 'allocated', 'ledgerCount']);
-
-// Named through the imported `Statement` so declaration emit can spell the type.
-export type AccountStatements = { readonly [K in keyof typeof SQL]: Statement };
-
-function prepare(db: Db): AccountStatements {
-  const out: Partial<Record<keyof typeof SQL, Statement>> = {};
-  for (const name of Object.keys(SQL) as (keyof typeof SQL)[]) {
-    const statement = db.prepare(SQL[name]);
-    out[name] = PLUCKED.has(name) ? statement.pluck() : statement;
-  }
-  return out as AccountStatements;
-}
-
-/** The account statements of a database, prepared on first use. */
-export const accountStatements: (db: Db) => AccountStatements = preparedOnce(prepare);
