@@ -178,7 +178,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
       return closed;
     },
   };
-  if (!settings.readonly && hasPendingJobs(db)) ensureJobWorker(engine);
+  if (!settings.readonly && settings.jobs.worker && hasPendingJobs(db)) ensureJobWorker(engine);
   // Deliveries left pending by a previous process resume here; new ones wake the worker on ingest.
   if (!settings.readonly && settings.webhooks.worker) deliveries = startDeliveryWorker(engine);
   return engine;

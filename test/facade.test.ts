@@ -1,19 +1,31 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAccount, grantCredits, balance, revokeKey, listKeys } from '../src/account/accounts.js';
-import { openEngine, type Engine } from '../src/engine.js';
+import type { openEngine } from '../src/engine.js';
+import { type Engine } from '../src/engine.js';
 import { buildRouter, handle, ROUTES } from '../src/facade/handle.js';
 import type { FacadeRequest, Route } from '../src/facade/types.js';
+import { openTestEngine, STATE_KINDS, type StateKind } from './support/state.js';
 
 const NOW = Date.parse('2026-11-01T12:00:00Z');
 
-async function setup(options: Record<string, unknown> = {}) {
+const opened: Engine[] = [];
+afterEach(() => {
+  for (const e of opened.splice(0)) e.close();
+});
+
+/** An engine on a fresh state store of `kind` with one trial account (partner `acme`). */
+async function setup(options: Record<string, unknown> = {}, kind: StateKind = 'sqlite') {
   let n = 0;
-  const engine = openEngine({
+  const engine = await openTestEngine(kind, {
     clock: () => NOW,
+    // No background workers: their areas are not on the state port yet.
+    jobs: { worker: false },
+    webhooks: { worker: false },
     ...options,
     correlationId: () => `cid${++n}`,
   } as Parameters<typeof openEngine>[0]);
+  opened.push(engine);
   const acct = await createAccount(engine, { name: 'Acme', partner_id: 'acme' });
   return { engine, ...acct };
 }
@@ -95,9 +107,9 @@ describe('routing', () => {
   });
 });
 
-describe('authentication', () => {
+describe.each(STATE_KINDS)('authentication (%s state)', (kind) => {
   it('answers 401 with WWW-Authenticate for a missing, malformed, unknown or revoked key', async () => {
-    const { engine, account_id } = await setup();
+    const { engine, account_id } = await setup({}, kind);
     const extra = await (await import('../src/account/accounts.js')).issueKey(engine, account_id);
     const cases: (string | undefined)[] = [undefined, 'nope', 'pdb_00000000_' + 'a'.repeat(43), extra];
     expect(await revokeKey(engine, extra.slice(0, 12))).toBe(true);
@@ -115,23 +127,23 @@ describe('authentication', () => {
   });
 
   it('accepts the header in any case and stores only a hash', async () => {
-    const { engine, api_key } = await setup();
+    const { engine, api_key } = await setup({}, kind);
     const r = await req(engine, { method: 'GET', path: '/v1/credits', headers: { Api_Key: api_key } });
     expect(r.status).toBe(200);
-    const rows = engine.db.prepare('SELECT * FROM api_keys').all() as Record<string, unknown>[];
+    const rows = await engine.state.all('SELECT * FROM api_keys');
     expect(JSON.stringify(rows)).not.toContain(api_key.slice(13));
   });
 
   it('answers 403 for another partner’s menu', async () => {
-    const { engine, api_key } = await setup();
+    const { engine, api_key } = await setup({}, kind);
     const r = await req(engine, { method: 'GET', path: '/v1/credits/menu/other', headers: { api_key } });
     expect(r.status).toBe(403);
   });
 });
 
-describe('credits', () => {
+describe.each(STATE_KINDS)('credits (%s state)', (kind) => {
   it('reports a new trial account with 100 credits', async () => {
-    const { engine, api_key } = await setup();
+    const { engine, api_key } = await setup({}, kind);
     const r = await req(engine, { method: 'GET', path: '/v1/credits', headers: { api_key } });
     expect(r.body).toEqual({
       response_context: {
@@ -150,7 +162,7 @@ describe('credits', () => {
   });
 
   it('serves the charging menu of the caller’s partner', async () => {
-    const { engine, api_key } = await setup();
+    const { engine, api_key } = await setup({}, kind);
     const r = await req(engine, { method: 'GET', path: '/v1/credits/menu/acme', headers: { api_key } });
     expect(r.body).toMatchObject({
       partner_id: 'acme',
@@ -182,7 +194,7 @@ describe('credits', () => {
     );
 
   it('debits units × menu cost, refuses what the balance does not cover, and charges nothing then', async () => {
-    const { engine, api_key, account_id } = await setup();
+    const { engine, api_key, account_id } = await setup({}, kind);
     expect((await charge(engine, api_key, { units: 60 })).status).toBe(200);
     expect(await balance(engine, account_id)).toBe(40);
     const r = await charge(engine, api_key, { units: 41 });
@@ -199,7 +211,7 @@ describe('credits', () => {
   });
 
   it('does not charge errors, empty results or rejected requests', async () => {
-    const { engine, api_key, account_id } = await setup();
+    const { engine, api_key, account_id } = await setup({}, kind);
     expect((await charge(engine, api_key, { units: 3, fail: true })).status).toBe(500);
     const empty = await charge(engine, api_key, { units: 0 });
     expect(
@@ -210,7 +222,7 @@ describe('credits', () => {
   });
 
   it('adds credit_usage when the request opts in', async () => {
-    const { engine, api_key } = await setup();
+    const { engine, api_key } = await setup({}, kind);
     const r = await charge(engine, api_key, { units: 7 }, { 'Credit-Usage': 'TRUE' });
     expect((r.body as { credit_usage: unknown }).credit_usage).toEqual({
       total_credits: 7,
@@ -219,7 +231,7 @@ describe('credits', () => {
   });
 
   it('aggregates charges by day in the requested time zone', async () => {
-    const { engine, api_key } = await setup();
+    const { engine, api_key } = await setup({}, kind);
     await charge(engine, api_key, { units: 7 });
     const r = await req(engine, {
       method: 'POST',
@@ -271,7 +283,7 @@ describe('credits', () => {
   });
 
   it('refuses aggregation ranges beyond the resolution limits', async () => {
-    const { engine, api_key } = await setup();
+    const { engine, api_key } = await setup({}, kind);
     const r = await req(engine, {
       method: 'POST',
       path: '/v1/credits/aggregation',
@@ -339,9 +351,9 @@ describe('validation', () => {
   });
 });
 
-describe('rate limiting', () => {
+describe.each(STATE_KINDS)('rate limiting (%s state)', (kind) => {
   it('answers 429 with Retry-After and X-RateLimit headers past the per-minute limit', async () => {
-    const { engine, api_key } = await setup({ rateLimit: { perMinute: 3 } });
+    const { engine, api_key } = await setup({ rateLimit: { perMinute: 3 } }, kind);
     for (let i = 0; i < 3; i++) {
       const ok = await req(engine, { method: 'GET', path: '/v1/credits', headers: { api_key } });
       expect(ok.headers['x-ratelimit-remaining']).toBe(String(2 - i));
