@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine.js';
 import { jobWorkerOf } from '../src/jobs/worker.js';
 import { demoEngine } from './support/demo.js';
+import { STATE_KINDS, stateFor } from './support/state.js';
 
 let engine: Engine | undefined;
 afterEach(() => {
@@ -42,25 +43,33 @@ describe('engine', () => {
     expect(other).toMatch(/^acc_[0-9a-f]{16}$/);
   });
 
-  it('creates a trial account whose key works on handle() and is charged per fetched record', async () => {
-    engine = await demoEngine({ rateLimit: false });
-    const { api_key, account_id } = await engine.accounts.create({ name: 'notebook' });
-    const res = await engine.handle({
-      method: 'POST',
-      path: '/v2/prospects',
-      headers: { API_KEY: api_key },
-      body: { mode: 'preview', page_size: 3, filters: { country_code: { values: ['US'] } } },
-    });
-    expect(res.status).toBe(200);
-    expect((res.body as { data: unknown[] }).data).toHaveLength(3);
-    expect(await engine.accounts.balance(account_id)).toBe(97);
-    const denied = await engine.handle({
-      method: 'GET',
-      path: '/v2/credits',
-      headers: { api_key: 'pdb_nope' },
-    });
-    expect(denied.status).toBe(401);
-  });
+  it.each(STATE_KINDS)(
+    'creates a trial account whose key works on handle() and is charged per fetched record (%s state)',
+    async (kind) => {
+      engine = await demoEngine({
+        rateLimit: false,
+        state: await stateFor(kind),
+        jobs: { worker: false },
+        webhooks: { worker: false },
+      });
+      const { api_key, account_id } = await engine.accounts.create({ name: 'notebook' });
+      const res = await engine.handle({
+        method: 'POST',
+        path: '/v2/prospects',
+        headers: { API_KEY: api_key },
+        body: { mode: 'preview', page_size: 3, filters: { country_code: { values: ['US'] } } },
+      });
+      expect(res.status).toBe(200);
+      expect((res.body as { data: unknown[] }).data).toHaveLength(3);
+      expect(await engine.accounts.balance(account_id)).toBe(97);
+      const denied = await engine.handle({
+        method: 'GET',
+        path: '/v2/credits',
+        headers: { api_key: 'pdb_nope' },
+      });
+      expect(denied.status).toBe(401);
+    },
+  );
 
   it('ingests events through the engine and serves them to events fetch', async () => {
     engine = await demoEngine({ rateLimit: false });
