@@ -95,6 +95,12 @@ describe.each(STATE_KINDS)('accounts on the %s state', (kind) => {
     await b.state.ready();
     const { api_key } = await a.accounts.create({ name: 'Shared' });
     const get = (e: Engine) => e.handle({ method: 'GET', path: '/v1/credits', headers: { api_key } });
+    // A wrong secret under the key's prefix is refused and leaves the key's budget alone.
+    const forged = `${api_key.slice(0, 12)}_${'A'.repeat(43)}`;
+    for (const e of [a, b, a])
+      expect(
+        (await e.handle({ method: 'GET', path: '/v1/credits', headers: { api_key: forged } })).status,
+      ).toBe(401);
     const first = await Promise.all([a, b, a, b, a, b, a, b].map(get));
     expect(first.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     const refused = first.find((r) => r.status === 429)!;

@@ -27,6 +27,8 @@ export interface RateLimiter {
   readonly limit: number;
   /** Records a request of `key` at `now` (ms) if the sliding minute allows it. */
   take(key: string, now: number): Promise<RateDecision>;
+  /** Takes back a hit `take` granted at `now` (the request turned out not to be the key's). */
+  giveBack(key: string, now: number): Promise<void>;
 }
 
 /**
@@ -83,6 +85,9 @@ export function createRateLimiter(state: StateDb, perMinute: number = DEFAULT_PE
       const cur = Math.max(cap, (await state.value<number>(SQL.rateWindow, [key, start])) ?? 0);
       const retryAfter = Math.max(1, Math.ceil((nextAllowed(limit, prev, cur, start) - now) / 1000));
       return { ok: false, limit, remaining: 0, reset, retryAfter };
+    },
+    async giveBack(key, now) {
+      await state.run(SQL.rateGiveBack, [key, now - (now % WINDOW_MS)]);
     },
   };
 }

@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS credit_menu (
   PRIMARY KEY (partner_id, operation)
 ) STRICT;
 
+-- key_id: what the limit counts per, an API key's visible prefix (or an OAuth caller's key id).
 CREATE TABLE IF NOT EXISTS rate_windows (
   key_id TEXT NOT NULL,
   window_start INTEGER NOT NULL,
@@ -128,6 +129,7 @@ export const ACCOUNT_SQL = {
        ON CONFLICT (key_id, window_start) DO UPDATE SET hits = rate_windows.hits + 1 WHERE rate_windows.hits < ?
        RETURNING hits`,
   rateWindow: 'SELECT hits FROM rate_windows WHERE key_id = ? AND window_start = ?',
+  rateGiveBack: 'UPDATE rate_windows SET hits = hits - 1 WHERE key_id = ? AND window_start = ? AND hits > 0',
   /** Windows older than the previous one count for nothing. */
   ratePrune: 'DELETE FROM rate_windows WHERE window_start < ?',
 } as const;
