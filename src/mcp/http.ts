@@ -199,31 +199,37 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
   app.use('/oauth/register', clientRegistrationHandler({ clientsStore: provider.clientsStore, ...limit }));
   app.use('/oauth/revoke', revocationHandler({ provider, ...limit }));
   app.post(APPROVE_PATH, (req: Req, res: ServerResponse) => {
-    readForm(req).then(
-      (form) => {
-        const requestId = form.get('request') ?? '';
-        const decision = form.get('decision') === 'deny' ? 'deny' : 'approve';
-        const outcome = provider.decide(requestId, decision, form.get('api_key') ?? undefined);
-        if (outcome.ok) {
-          res.writeHead(302, { location: outcome.redirect, 'cache-control': 'no-store' });
-          res.end();
-        } else if (outcome.reason === 'bad_key') {
-          renderApprovalPage(res, {
-            requestId,
-            client: outcome.client,
-            redirectUri: outcome.redirectUri,
-            error: 'That API key is not valid. Try again.',
-          });
-        } else {
-          renderMessagePage(
-            res,
-            400,
-            'This sign-in request has expired. Start the connection again from your application.',
-          );
-        }
-      },
-      () => renderMessagePage(res, 400, 'Unreadable form.'),
-    );
+    readForm(req)
+      .then(
+        async (form) => {
+          const requestId = form.get('request') ?? '';
+          const decision = form.get('decision') === 'deny' ? 'deny' : 'approve';
+          const outcome = await provider.decide(requestId, decision, form.get('api_key') ?? undefined);
+          if (outcome.ok) {
+            res.writeHead(302, { location: outcome.redirect, 'cache-control': 'no-store' });
+            res.end();
+          } else if (outcome.reason === 'bad_key') {
+            renderApprovalPage(res, {
+              requestId,
+              client: outcome.client,
+              redirectUri: outcome.redirectUri,
+              error: 'That API key is not valid. Try again.',
+            });
+          } else {
+            renderMessagePage(
+              res,
+              400,
+              'This sign-in request has expired. Start the connection again from your application.',
+            );
+          }
+        },
+        () => renderMessagePage(res, 400, 'Unreadable form.'),
+      )
+      .catch((e: unknown) => {
+        // The state store failed (e.g. PostgreSQL unreachable): the request stays pending, try again.
+        console.error('prospectdb: oauth approval failed', e);
+        if (!res.headersSent) renderMessagePage(res, 503, 'The sign-in could not be saved. Try again.');
+      });
   });
 
   /**
