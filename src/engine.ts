@@ -5,6 +5,7 @@
  * library users pass an engine wherever a context is asked for. Only `index.ts`, `cli/`, the adapters
  * (`http/server.ts`, `mcp/`) and tests import this module.
  */
+import { extname } from 'node:path';
 import { accountsApi, type AccountsApi } from './account/accounts.js';
 import { ingestEvents, type IngestOptions, type IngestReport } from './core/events.js';
 import { EngineError } from './errors.js';
@@ -20,7 +21,7 @@ import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
 import { getMeta, openDatabase, type Db } from './store/open.js';
 import { jobStatements } from './store/sql/jobs.js';
-import { countStatements } from './store/sql/meta.js';
+import { countStatements, hasStateTables } from './store/sql/meta.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
 
 export interface EngineOptions extends SettingsOptions {
@@ -185,14 +186,34 @@ export function openEngine(options: EngineOptions = {}): Engine {
 }
 
 /**
- * Where the state lives when no `state` option names it: an in-memory engine keeps it in its own
- * database; a file keeps it in the same file (a second connection), so a single-file database made
- * before the split opens as both stores.
+ * Whether a snapshot file made after the split keeps its state in a file of its own beside it
+ * (`defaultStateFile`). Off while some slices still read state tables through the snapshot's
+ * connection (`ctx.db`): they would not see a separate file. Until then every file is opened as both
+ * stores, as a file made before the split always is.
  */
+export const SEPARATE_STATE_FILE = false;
+
+/** The state file beside a snapshot file: `x.db` → `x.state.db` (`x` → `x.state.db`). */
+export function defaultStateFile(snapshot: string): string {
+  const ext = extname(snapshot);
+  return ext ? `${snapshot.slice(0, -ext.length)}.state${ext}` : `${snapshot}.state.db`;
+}
+
+/**
+ * Where the state lives when no `state` option names it: an in-memory engine keeps it in its own
+ * database (`:memory:`); a single-file database made before the split (it holds the state's tables)
+ * is opened as both stores, its file opened a second time, writable even when the snapshot is opened
+ * read-only; any other snapshot file keeps its state in `defaultStateFile`, made on first open.
+ */
+export function defaultStateLocation(db: Db, path: string): string {
+  if (path === ':memory:' || !SEPARATE_STATE_FILE || hasStateTables(db)) return path;
+  return defaultStateFile(path);
+}
+
 function openEngineState(db: Db, path: string, spec: string | undefined): StateDb {
   if (spec !== undefined) return openState(spec, STATE_AREAS);
   if (path === ':memory:') return stateOnConnection(db, path, STATE_AREAS);
-  return openState(path, STATE_AREAS);
+  return openState(defaultStateLocation(db, path), STATE_AREAS);
 }
 
 /** Jobs left queued or running (e.g. by a crashed process) resume when the engine opens. */
