@@ -15,7 +15,7 @@ import { ensureJobWorker, jobWorkerOf } from './jobs/index.js';
 import { createOwner, kind, randomId, type Context, type Kind } from './runtime/context.js';
 import { STATE_AREAS } from './state/areas.js';
 import type { StateDb } from './state/db.js';
-import { openState, stateOnConnection } from './state/open.js';
+import { openState, STATE_ENV, stateOnConnection } from './state/open.js';
 import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
@@ -31,8 +31,9 @@ export interface EngineOptions extends SettingsOptions {
   snapshot?: string;
   /**
    * The state store: a SQLite file, or a `postgres://user:password@host:port/db` URL to share it between
-   * processes and machines. Default: beside the snapshot (see `defaultStateLocation`); an in-memory
-   * engine keeps its state in the same in-memory database.
+   * processes and machines. Default: the `PROSPECTDB_STATE` environment variable when set (what the
+   * CLI's `--state` sets), else beside the snapshot (see `defaultStateLocation`); an in-memory engine
+   * keeps its state in the same in-memory database.
    */
   state?: string;
   /** Milliseconds since the epoch; injected so tests and replays are exact. Default `Date.now`. */
@@ -89,7 +90,7 @@ export interface Engine extends Context {
 export function openEngine(options: EngineOptions = {}): Engine {
   const path = options.snapshot ?? options.path ?? ':memory:';
   const db = openDatabase(path, { readonly: options.readonly });
-  const state = openEngineState(db, path, options.state);
+  const state = openEngineState(db, path, options.state ?? envState());
   const clock = options.clock ?? Date.now;
   const settings = resolveSettings(options);
   // `cached(name)` values: one kind per name, held by the index owner like the engine's own indexes.
@@ -208,6 +209,11 @@ export function defaultStateFile(snapshot: string): string {
 export function defaultStateLocation(db: Db, path: string): string {
   if (path === ':memory:' || !SEPARATE_STATE_FILE || hasStateTables(db)) return path;
   return defaultStateFile(path);
+}
+
+/** `PROSPECTDB_STATE` (`cli/state-option.ts`), when set and not empty. */
+function envState(): string | undefined {
+  return process.env[STATE_ENV] || undefined;
 }
 
 function openEngineState(db: Db, path: string, spec: string | undefined): StateDb {

@@ -11,6 +11,9 @@ import { openPostgresState } from './postgres.js';
 import { migratePostgresState, migrateSqliteState } from './schema.js';
 import { openSqliteState, sqliteState } from './sqlite.js';
 
+/** The environment variable naming the state store when the engine's `state` option is not given. */
+export const STATE_ENV = 'PROSPECTDB_STATE';
+
 export const isPostgresUrl = (spec: string): boolean => /^postgres(ql)?:\/\//i.test(spec);
 
 /** Opens the store `spec` names and migrates its areas. */
