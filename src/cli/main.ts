@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 /** `prospectdb <command> …`: one module per command, loaded on demand so start-up stays fast. */
 import { isEngineError } from '../errors.js';
-import { STATE_ENV, STATE_HELP, takeStateOption } from './state-option.js';
 
 type Command = {
   summary: string;
@@ -73,10 +72,15 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** The shared option in the top-level usage (its full help is `state-option.ts`, shown with a command's). */
+const STATE_USAGE = `option of every command that opens a database:
+  --state FILE|postgres://USER:PASSWORD@HOST:PORT/DB   the state store (accounts, keys, credits, webhooks,
+      jobs, OAuth); default beside the --db snapshot. PROSPECTDB_STATE=… does the same.`;
+
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `usage: prospectdb <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nprospectdb <command> --help shows the options of a command.\n\n${STATE_HELP}`;
+  return `usage: prospectdb <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nprospectdb <command> --help shows the options of a command.\n\n${STATE_USAGE}`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -91,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (!command.engine) return (await command.load()).run(rest);
+  const { STATE_ENV, STATE_HELP, takeStateOption } = await import('./state-option.js');
   const taken = takeStateOption(rest);
   if (!taken.ok) {
     console.error(`prospectdb ${name}: ${taken.error}`);

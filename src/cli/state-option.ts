@@ -1,13 +1,13 @@
 /**
  * `--state FILE|postgres://…`: the one option every command that opens a database shares, taken off the
- * command line here (once, in `main.ts`) so no command parses it. It names the state store (accounts,
+ * command line here (once, in `main.ts`, which loads this module only for such a command) so no command parses it. It names the state store (accounts,
  * keys, credits, webhooks, jobs, OAuth) for every engine the command opens, through the
  * `PROSPECTDB_STATE` environment variable that `openEngine` reads when no `state` option is given: the
  * worker processes a command forks inherit it, and a deployment can set the variable instead of the
  * flag to keep a password out of the process list.
  */
 
-import { STATE_ENV } from '../state/open.js';
+import { STATE_ENV } from '../state/env.js';
 
 export { STATE_ENV };
 

@@ -11,8 +11,7 @@ import { openPostgresState } from './postgres.js';
 import { migratePostgresState, migrateSqliteState } from './schema.js';
 import { openSqliteState, sqliteState } from './sqlite.js';
 
-/** The environment variable naming the state store when the engine's `state` option is not given. */
-export const STATE_ENV = 'PROSPECTDB_STATE';
+export { STATE_ENV } from './env.js';
 
 export const isPostgresUrl = (spec: string): boolean => /^postgres(ql)?:\/\//i.test(spec);
 
