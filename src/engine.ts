@@ -5,6 +5,7 @@
  * library users pass an engine wherever a context is asked for. Only `index.ts`, `cli/`, the adapters
  * (`http/server.ts`, `mcp/`) and tests import this module.
  */
+import { extname } from 'node:path';
 import { accountsApi, type AccountsApi } from './account/accounts.js';
 import { ingestEvents, type IngestOptions, type IngestReport } from './core/events.js';
 import { EngineError } from './errors.js';
@@ -14,13 +15,13 @@ import { ensureJobWorker, jobWorkerOf } from './jobs/index.js';
 import { createOwner, kind, randomId, type Context, type Kind } from './runtime/context.js';
 import { STATE_AREAS } from './state/areas.js';
 import type { StateDb } from './state/db.js';
-import { openState, stateOnConnection } from './state/open.js';
+import { openState, STATE_ENV, stateOnConnection } from './state/open.js';
 import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
 import { getMeta, openDatabase, type Db } from './store/open.js';
 import { jobStatements } from './store/sql/jobs.js';
-import { countStatements } from './store/sql/meta.js';
+import { countStatements, hasStateTables } from './store/sql/meta.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
 
 export interface EngineOptions extends SettingsOptions {
@@ -30,8 +31,9 @@ export interface EngineOptions extends SettingsOptions {
   snapshot?: string;
   /**
    * The state store: a SQLite file, or a `postgres://user:password@host:port/db` URL to share it between
-   * processes and machines. Default: beside the snapshot (see `defaultStateLocation`); an in-memory
-   * engine keeps its state in the same in-memory database.
+   * processes and machines. Default: the `PROSPECTDB_STATE` environment variable when set (what the
+   * CLI's `--state` sets), else beside the snapshot (see `defaultStateLocation`); an in-memory engine
+   * keeps its state in the same in-memory database.
    */
   state?: string;
   /** Milliseconds since the epoch; injected so tests and replays are exact. Default `Date.now`. */
@@ -88,7 +90,7 @@ export interface Engine extends Context {
 export function openEngine(options: EngineOptions = {}): Engine {
   const path = options.snapshot ?? options.path ?? ':memory:';
   const db = openDatabase(path, { readonly: options.readonly });
-  const state = openEngineState(db, path, options.state);
+  const state = openEngineState(db, path, options.state ?? envState());
   const clock = options.clock ?? Date.now;
   const settings = resolveSettings(options);
   // `cached(name)` values: one kind per name, held by the index owner like the engine's own indexes.
@@ -185,16 +187,43 @@ export function openEngine(options: EngineOptions = {}): Engine {
 }
 
 /**
- * Where the state lives when no `state` option names it: an in-memory engine keeps it in its own
- * database; a file keeps it in the same file (a second connection), so a single-file database made
- * before the split opens as both stores.
+ * Whether a snapshot file made after the split keeps its state in a file of its own beside it
+ * (`defaultStateFile`). Off while some slices still read state tables through the snapshot's
+ * connection (`ctx.db`): they would not see a separate file. Until then every file is opened as both
+ * stores, as a file made before the split always is.
  */
+export const SEPARATE_STATE_FILE = false;
+
+/** The state file beside a snapshot file: `x.db` → `x.state.db` (`x` → `x.state.db`). */
+export function defaultStateFile(snapshot: string): string {
+  const ext = extname(snapshot);
+  return ext ? `${snapshot.slice(0, -ext.length)}.state${ext}` : `${snapshot}.state.db`;
+}
+
+/**
+ * Where the state lives when no `state` option names it: an in-memory engine keeps it in its own
+ * database (`:memory:`); a single-file database made before the split (it holds the state's tables)
+ * is opened as both stores, its file opened a second time, writable even when the snapshot is opened
+ * read-only; any other snapshot file keeps its state in `defaultStateFile`, made on first open.
+ */
+export function defaultStateLocation(db: Db, path: string): string {
+  if (path === ':memory:' || !SEPARATE_STATE_FILE || hasStateTables(db)) return path;
+  return defaultStateFile(path);
+}
+
+/** `PROSPECTDB_STATE` (`cli/state-option.ts`), when set and not empty. */
+function envState(): string | undefined {
+  return process.env[STATE_ENV] || undefined;
+}
+
 function openEngineState(db: Db, path: string, spec: string | undefined): StateDb {
   if (spec !== undefined) return openState(spec, STATE_AREAS);
-  // A writable file shares its connection too while some areas still write through `ctx.db`: a
-  // transaction of the state (a charge) can then hold their writes as well.
-  if (path === ':memory:' || !db.readonly) return stateOnConnection(db, path, STATE_AREAS);
-  return openState(path, STATE_AREAS);
+  if (path === ':memory:') return stateOnConnection(db, path, STATE_AREAS);
+  const location = defaultStateLocation(db, path);
+  // A writable file that holds its own state shares its one connection: a state transaction (a charge)
+  // never waits on a second connection's lock of the same file.
+  if (location === path && !db.readonly) return stateOnConnection(db, path, STATE_AREAS);
+  return openState(location, STATE_AREAS);
 }
 
 /** Jobs left queued or running (e.g. by a crashed process) resume when the engine opens. */

@@ -2,40 +2,64 @@
 /** `prospectdb <command> …`: one module per command, loaded on demand so start-up stays fast. */
 import { isEngineError } from '../errors.js';
 
-type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
+type Command = {
+  summary: string;
+  load: () => Promise<{ run(argv: string[]): Promise<number> }>;
+  /** Opens a database: takes the shared `--state` option. */
+  engine?: true;
+};
 
 const COMMANDS: Record<string, Command> = {
   generate: { summary: 'write a seeded synthetic snapshot', load: () => import('./commands/generate.js') },
-  load: { summary: 'load a snapshot folder into a database file', load: () => import('./commands/load.js') },
+  load: {
+    summary: 'load a snapshot folder into a database file',
+    load: () => import('./commands/load.js'),
+    engine: true,
+  },
   info: {
     summary: 'counts, as_of and format version of a database',
     load: () => import('./commands/info.js'),
+    engine: true,
   },
   match: {
     summary: 'match a CSV/JSONL file of businesses or prospects to ids',
     load: () => import('./commands/match.js'),
+    engine: true,
   },
   serve: {
     summary: 'serve the HTTP-compatible API over a database',
     load: () => import('./commands/serve.js'),
+    engine: true,
   },
   request: {
     summary: 'send one request to the facade without a socket',
     load: () => import('./commands/request.js'),
+    engine: true,
   },
   export: {
     summary: 'export every matching record to JSON Lines, CSV or Parquet',
     load: () => import('./commands/export.js'),
+    engine: true,
   },
-  keys: { summary: 'create, list and revoke API keys', load: () => import('./commands/keys.js') },
-  credits: { summary: 'grant credits to an account', load: () => import('./commands/credits.js') },
+  keys: {
+    summary: 'create, list and revoke API keys',
+    load: () => import('./commands/keys.js'),
+    engine: true,
+  },
+  credits: {
+    summary: 'grant credits to an account',
+    load: () => import('./commands/credits.js'),
+    engine: true,
+  },
   mcp: {
     summary: 'serve the agent tools to a local MCP client over stdio',
     load: () => import('./commands/mcp.js'),
+    engine: true,
   },
   events: {
     summary: 'ingest events (webhook deliveries follow)',
     load: () => import('./commands/events.js'),
+    engine: true,
   },
   bench: {
     summary: 'measure this machine beside same-run baselines; report in Markdown, HTML and JSON',
@@ -44,13 +68,19 @@ const COMMANDS: Record<string, Command> = {
   demo: {
     summary: 'serve the demo snapshot with a demo account (npm start)',
     load: () => import('./commands/demo.js'),
+    engine: true,
   },
 };
+
+/** The shared option in the top-level usage (its full help is `state-option.ts`, shown with a command's). */
+const STATE_USAGE = `option of every command that opens a database:
+  --state FILE|postgres://USER:PASSWORD@HOST:PORT/DB   the state store (accounts, keys, credits, webhooks,
+      jobs, OAuth); default beside the --db snapshot. PROSPECTDB_STATE=… does the same.`;
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `usage: prospectdb <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nprospectdb <command> --help shows the options of a command.`;
+  return `usage: prospectdb <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nprospectdb <command> --help shows the options of a command.\n\n${STATE_USAGE}`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -64,7 +94,17 @@ async function main(argv: string[]): Promise<number> {
     console.error(`prospectdb: unknown command '${name}'\n\n${usage()}`);
     return 2;
   }
-  return (await command.load()).run(rest);
+  if (!command.engine) return (await command.load()).run(rest);
+  const { STATE_ENV, STATE_HELP, takeStateOption } = await import('./state-option.js');
+  const taken = takeStateOption(rest);
+  if (!taken.ok) {
+    console.error(`prospectdb ${name}: ${taken.error}`);
+    return 2;
+  }
+  if (taken.state !== undefined) process.env[STATE_ENV] = taken.state;
+  const code = await (await command.load()).run(taken.args);
+  if (taken.args.includes('--help') || taken.args.includes('-h')) console.error(`\n${STATE_HELP}`);
+  return code;
 }
 
 main(process.argv.slice(2)).then(

@@ -225,8 +225,10 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
         },
         () => renderMessagePage(res, 400, 'Unreadable form.'),
       )
-      .catch(() => {
-        if (!res.headersSent) renderMessagePage(res, 500, 'The sign-in could not be completed. Try again.');
+      .catch((e: unknown) => {
+        // The state store failed (e.g. PostgreSQL unreachable): the request stays pending, try again.
+        console.error('prospectdb: oauth approval failed', e);
+        if (!res.headersSent) renderMessagePage(res, 503, 'The sign-in could not be saved. Try again.');
       });
   });
 

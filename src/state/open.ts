@@ -11,6 +11,8 @@ import { openPostgresState } from './postgres.js';
 import { migratePostgresState, migrateSqliteState } from './schema.js';
 import { openSqliteState, sqliteState } from './sqlite.js';
 
+export { STATE_ENV } from './env.js';
+
 export const isPostgresUrl = (spec: string): boolean => /^postgres(ql)?:\/\//i.test(spec);
 
 /** Opens the store `spec` names and migrates its areas. */

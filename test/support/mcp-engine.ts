@@ -25,11 +25,17 @@ export function snapshotDir(): { dir: string; now: number } {
   return HAS_DEMO ? { dir: DEMO_DIR, now: DEMO_NOW } : { dir: synthetic(7, 80, 400).dir, now: SYNTHETIC_NOW };
 }
 
-/** A fresh engine (in memory unless `path` is given) with the snapshot loaded and a funded account. */
-export async function mcpFixture(path?: string): Promise<McpFixture> {
+/**
+ * A fresh engine (in memory unless `path` is given) with the snapshot loaded and a funded account; its
+ * state is the embedded default unless `state` names another store (a PostgreSQL URL).
+ */
+export async function mcpFixture(path?: string, state?: string): Promise<McpFixture> {
   const { dir, now } = snapshotDir();
   let t = now;
-  const engine = openEngine({ path, clock: () => t, rateLimit: false } as Parameters<typeof openEngine>[0]);
+  const engine = openEngine({ path, state, clock: () => t, rateLimit: false } as Parameters<
+    typeof openEngine
+  >[0]);
+  await engine.state.ready();
   await engine.load(dir, { strict: HAS_DEMO });
   const account = await createAccount(engine, {
     name: 'Tool tests',

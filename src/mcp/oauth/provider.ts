@@ -6,6 +6,12 @@
  * hash, bound to a grant, and a grant is bound to the API key that approved it: revoking the grant
  * (revocation endpoint) or the key ends access at the next request. Time comes from `engine.now()`.
  *
+ * Everything lives in the state store (`engine.state`), signing keys included, so any process sharing
+ * it (another worker, another machine on the same PostgreSQL) accepts the tokens another issued. Each
+ * single-use secret is consumed by one guarded statement inside a transaction (`DELETE … RETURNING` for
+ * a pending request, `UPDATE … WHERE used_at IS NULL` for a code, `… WHERE revoked_at IS NULL` for a
+ * refresh token): of two concurrent redemptions, on one node or two, exactly one changes the row.
+ *
  * Every grant is bound to this server's canonical resource URL (RFC 8707, e.g. `https://data.example.com/mcp`):
  * a `resource` naming anything else is refused with `invalid_target` at authorize and token time, the access
  * token's audience is that URL, and `/mcp` accepts only tokens whose audience is its own URL.
@@ -37,12 +43,12 @@ import { authenticate, getAccount } from '../../account/accounts.js';
 import type { Engine } from '../../engine.js';
 import type { Account } from '../../facade/types.js';
 import { renderApprovalPage } from './page.js';
+import { OAUTH_SQL as SQL } from '../../store/sql/oauth.js';
 import {
   keyActive,
   newSecret,
-  oauthStatements,
   secretHash,
-  signingKey,
+  signingKeys,
   type CodeRow,
   type GrantRow,
   type RequestRow,
@@ -67,6 +73,7 @@ export interface TokenLifetimes {
 }
 
 const JWT_ISSUER = 'prospectdb';
+const DAY_MS = 24 * 3600 * 1000;
 const JWT_TYPE = 'at+jwt';
 
 export interface OAuthProviderOptions extends TokenLifetimes {
@@ -97,26 +104,26 @@ export type Approval =
 export interface ProspectOAuthProvider extends OAuthServerProvider {
   /** The canonical resource URL tokens are bound to, for the request being served. */
   resourceUrl(): string;
-  /** Checks a bearer token: signature and expiry (jose), then its grant, key and account (SQLite). */
+  /** Checks a bearer token: signature and expiry (jose), then its grant, key and account (the state). */
   check(token: string | undefined): Promise<TokenCheck>;
   /** Handles the sign-in form: approves with an API key, or denies. */
   decide(requestId: string, decision: 'approve' | 'deny', apiKey: string | undefined): Promise<Approval>;
 }
 
-/** Registered clients, in SQLite. Dynamic registration makes public clients (PKCE, no secret). */
+/** Registered clients, in the state. Dynamic registration makes public clients (PKCE, no secret). */
 function clientsStore(engine: Engine): OAuthRegisteredClientsStore {
-  const s = oauthStatements(engine.db);
+  const state = engine.state;
   return {
-    getClient(clientId) {
-      const row = s.clientById.get(clientId) as { metadata: string } | undefined;
+    async getClient(clientId) {
+      const row = await state.get<{ metadata: string }>(SQL.clientById, [clientId]);
       return row === undefined ? undefined : (JSON.parse(row.metadata) as OAuthClientInformationFull);
     },
-    registerClient(client) {
+    async registerClient(client) {
       // RFC 7591 §3.2.1 lets the server replace requested metadata: every client is public and proves
       // possession with PKCE, so no client secret exists to be stored or leaked.
       const { client_secret: _secret, client_secret_expires_at: _expires, ...rest } = client;
       const registered = { ...rest, token_endpoint_auth_method: 'none' } as OAuthClientInformationFull;
-      s.insertClient.run(registered.client_id, JSON.stringify(registered), engine.now());
+      await state.run(SQL.insertClient, [registered.client_id, JSON.stringify(registered), engine.now()]);
       return registered;
     },
   };
@@ -146,29 +153,25 @@ function checkResource(resource: URL | undefined, canonical: string): void {
   }
 }
 
-/** Builds the provider over an engine's database. */
+/** Builds the provider over an engine's state store. */
 export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOptions): ProspectOAuthProvider {
-  const s = oauthStatements(engine.db);
-  const db = engine.db;
+  const state = engine.state;
   const accessSeconds = lifetimes.accessTokenSeconds ?? 900;
   const refreshSeconds = lifetimes.refreshTokenSeconds ?? 30 * 24 * 3600;
   const codeSeconds = lifetimes.codeSeconds ?? 300;
   const requestSeconds = lifetimes.requestSeconds ?? 600;
   const store = clientsStore(engine);
-  let key: { kid: string; secret: Uint8Array } | undefined;
-  const secret = () => (key ??= signingKey(db, engine.now()));
+  const keys = signingKeys(state, () => engine.now());
 
-  const grant = (grantId: string) => s.grantById.get(grantId) as GrantRow | undefined;
+  const grant = (grantId: string) => state.get<GrantRow>(SQL.grantById, [grantId]);
   const revokeGrant = (grantId: string) =>
-    db
-      .transaction(() => {
-        const now = engine.now();
-        s.revokeGrant.run(now, grantId);
-        s.revokeGrantTokens.run(now, grantId);
-      })
-      .immediate();
-  const grantUsable = (g: GrantRow | undefined, clientId: string): g is GrantRow =>
-    g !== undefined && g.client_id === clientId && g.revoked_at === null && keyActive(db, g.key_id);
+    state.transaction(async () => {
+      const now = engine.now();
+      await state.run(SQL.revokeGrant, [now, grantId]);
+      await state.run(SQL.revokeGrantTokens, [now, grantId]);
+    });
+  const grantUsable = async (g: GrantRow, clientId: string): Promise<boolean> =>
+    g.client_id === clientId && g.revoked_at === null && (await keyActive(state, g.key_id));
   /** A grant is redeemed only at the resource it was approved for (grants made before binding have none). */
   const sameResource = (g: GrantRow, canonical: string) => {
     if (g.resource !== canonical)
@@ -181,7 +184,7 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
   ): Promise<{ tokens: OAuthTokens; rows: [string, 'access' | 'refresh', number][] }> {
     const now = engine.now();
     const iat = Math.floor(now / 1000);
-    const { kid, secret: bytes } = secret();
+    const { kid, secret: bytes } = await keys.current();
     const access = await new SignJWT({ scope: g.scopes, client_id: g.client_id, gid: g.grant_id })
       .setProtectedHeader({ alg: 'HS256', kid, typ: JWT_TYPE })
       .setIssuer(JWT_ISSUER)
@@ -207,9 +210,34 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
     };
   }
 
-  function persist(rows: [string, 'access' | 'refresh', number][], grantId: string): void {
-    s.purgeTokens.run(engine.now() - 24 * 3600 * 1000);
-    for (const [token, kind, expires] of rows) s.insertToken.run(secretHash(token), kind, grantId, expires);
+  async function persist(rows: [string, 'access' | 'refresh', number][], grantId: string): Promise<void> {
+    await state.run(SQL.purgeTokens, [engine.now() - DAY_MS]);
+    for (const [token, kind, expires] of rows)
+      await state.run(SQL.insertToken, [secretHash(token), kind, grantId, expires]);
+  }
+
+  /**
+   * Runs `consume` (the one guarded write that uses up a code or a refresh token) and stores the new
+   * tokens in one transaction. When the guard changes nothing, another redemption won (a replay, or a
+   * concurrent one on this node or another): like a replay it ends the grant (RFC 6749 §4.1.2, §10.4),
+   * after the winner's transaction, so its tokens end too.
+   */
+  async function redeem(
+    consume: () => Promise<number>,
+    minted: Awaited<ReturnType<typeof mint>>,
+    grantId: string,
+    used: string,
+  ): Promise<OAuthTokens> {
+    const won = await state.transaction(async () => {
+      if ((await consume()) !== 1) return false;
+      await persist(minted.rows, grantId);
+      return true;
+    });
+    if (!won) {
+      await revokeGrant(grantId);
+      throw new InvalidGrantError(used);
+    }
+    return minted.tokens;
   }
 
   const provider: ProspectOAuthProvider = {
@@ -225,8 +253,8 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
       const scopes = grantedScopes(params.scopes, SCOPES_SUPPORTED);
       const requestId = newSecret();
       const now = engine.now();
-      s.purgeRequests.run(now);
-      s.insertRequest.run(
+      await state.run(SQL.purgeRequests, [now]);
+      await state.run(SQL.insertRequest, [
         secretHash(requestId),
         client.client_id,
         params.redirectUri,
@@ -236,63 +264,65 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
         // Without a `resource` parameter the grant is still bound: to the only resource there is.
         canonical,
         now + requestSeconds * 1000,
-      );
+      ]);
       renderApprovalPage(res, { requestId, client, redirectUri: params.redirectUri });
     },
 
     async decide(requestId, decision, apiKey) {
       const hash = secretHash(requestId);
-      // The key is checked before the grant's transaction (the accounts live in the state store).
-      const auth = decision === 'deny' ? undefined : await authenticate(engine, apiKey?.trim());
-      return db
-        .transaction((): Approval => {
-          const req = s.requestByHash.get(hash) as RequestRow | undefined;
-          if (!req || req.expires_at < engine.now()) return { ok: false, reason: 'expired_request' };
-          const redirect = new URL(req.redirect_uri);
-          if (req.state !== null) redirect.searchParams.set('state', req.state);
-          if (decision === 'deny') {
-            s.deleteRequest.run(hash);
-            redirect.searchParams.set('error', 'access_denied');
-            redirect.searchParams.set('error_description', 'The account holder denied the connection');
-            return { ok: true, redirect: redirect.href };
-          }
-          if (!auth?.ok)
-            return {
-              ok: false,
-              reason: 'bad_key',
-              requestId,
-              client: store.getClient(req.client_id) as OAuthClientInformationFull | null,
-              redirectUri: req.redirect_uri,
-            };
-          s.deleteRequest.run(hash);
-          const now = engine.now();
-          const grantId = `grt_${randomBytes(12).toString('hex')}`;
-          s.insertGrant.run(
-            grantId,
-            req.client_id,
-            auth.account.account_id,
-            auth.keyId,
-            req.scopes,
-            req.resource,
-            now,
-          );
-          const code = newSecret();
-          s.insertCode.run(
-            secretHash(code),
-            grantId,
-            req.redirect_uri,
-            req.code_challenge,
-            now + codeSeconds * 1000,
-          );
-          redirect.searchParams.set('code', code);
+      const live = (r: RequestRow | undefined): r is RequestRow =>
+        r !== undefined && r.expires_at >= engine.now();
+      const req = await state.get<RequestRow>(SQL.requestByHash, [hash]);
+      if (!live(req)) return { ok: false, reason: 'expired_request' };
+      // A refused key leaves the request pending, so the person can try another key.
+      const auth = decision === 'approve' ? await authenticate(engine, apiKey?.trim()) : undefined;
+      if (auth && !auth.ok)
+        return {
+          ok: false,
+          reason: 'bad_key',
+          requestId,
+          client: ((await store.getClient(req.client_id)) ?? null) as OAuthClientInformationFull | null,
+          redirectUri: req.redirect_uri,
+        };
+      return state.transaction(async (): Promise<Approval> => {
+        // Taken by one statement: a second submission of the same form (on any node) finds nothing.
+        const taken = await state.get<RequestRow>(SQL.takeRequest, [hash]);
+        if (!live(taken)) return { ok: false, reason: 'expired_request' };
+        const redirect = new URL(taken.redirect_uri);
+        if (taken.state !== null) redirect.searchParams.set('state', taken.state);
+        if (!auth) {
+          redirect.searchParams.set('error', 'access_denied');
+          redirect.searchParams.set('error_description', 'The account holder denied the connection');
           return { ok: true, redirect: redirect.href };
-        })
-        .immediate();
+        }
+        const now = engine.now();
+        const grantId = `grt_${randomBytes(12).toString('hex')}`;
+        await state.run(SQL.insertGrant, [
+          grantId,
+          taken.client_id,
+          auth.account.account_id,
+          auth.keyId,
+          taken.scopes,
+          taken.resource,
+          now,
+        ]);
+        await state.run(SQL.purgeCodes, [now - DAY_MS]);
+        const code = newSecret();
+        await state.run(SQL.insertCode, [
+          secretHash(code),
+          grantId,
+          taken.redirect_uri,
+          taken.code_challenge,
+          now + codeSeconds * 1000,
+        ]);
+        redirect.searchParams.set('code', code);
+        return { ok: true, redirect: redirect.href };
+      });
     },
 
     async challengeForAuthorizationCode(client, authorizationCode) {
-      const row = s.codeByHash.get(secretHash(authorizationCode)) as CodeRow | undefined;
-      if (!row || grant(row.grant_id)?.client_id !== client.client_id) {
+      const row = await state.get<CodeRow>(SQL.codeByHash, [secretHash(authorizationCode)]);
+      if (!row || (await grant(row.grant_id))?.client_id !== client.client_id) {
         throw new InvalidGrantError('Invalid authorization code');
       }
       return row.code_challenge;
@@ -302,55 +332,55 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
       const canonical = lifetimes.resourceUrl();
       checkResource(resource, canonical);
       const hash = secretHash(authorizationCode);
-      const row = s.codeByHash.get(hash) as CodeRow | undefined;
-      const g = row ? grant(row.grant_id) : undefined;
+      const row = await state.get<CodeRow>(SQL.codeByHash, [hash]);
+      const g = row ? await grant(row.grant_id) : undefined;
       if (!row || !g || g.client_id !== client.client_id)
         throw new InvalidGrantError('Invalid authorization code');
       if (row.used_at !== null) {
         // A replayed code may be stolen: end everything issued from it (RFC 6749 §4.1.2).
-        revokeGrant(g.grant_id);
+        await revokeGrant(g.grant_id);
         throw new InvalidGrantError('Authorization code already used');
       }
       if (row.expires_at < engine.now()) throw new InvalidGrantError('Authorization code expired');
       if (redirectUri !== undefined && redirectUri !== row.redirect_uri) {
         throw new InvalidGrantError('redirect_uri does not match the authorization request');
       }
-      if (!grantUsable(g, client.client_id)) throw new InvalidGrantError('The approval was revoked');
+      if (!(await grantUsable(g, client.client_id))) throw new InvalidGrantError('The approval was revoked');
       sameResource(g, canonical);
       const minted = await mint({ ...g, resource: canonical });
-      db.transaction(() => {
-        if (s.useCode.run(engine.now(), hash).changes !== 1)
-          throw new InvalidGrantError('Authorization code already used');
-        persist(minted.rows, g.grant_id);
-      }).immediate();
-      return minted.tokens;
+      return redeem(
+        () => state.run(SQL.useCode, [engine.now(), hash]),
+        minted,
+        g.grant_id,
+        'Authorization code already used',
+      );
     },
 
     async exchangeRefreshToken(client, refreshToken, scopes, resource) {
       const canonical = lifetimes.resourceUrl();
       checkResource(resource, canonical);
       const hash = secretHash(refreshToken);
-      const row = s.tokenByHash.get(hash) as TokenRow | undefined;
-      const g = row ? grant(row.grant_id) : undefined;
+      const row = await state.get<TokenRow>(SQL.tokenByHash, [hash]);
+      const g = row ? await grant(row.grant_id) : undefined;
       if (!row || row.kind !== 'refresh' || !g || g.client_id !== client.client_id) {
         throw new InvalidGrantError('Invalid refresh token');
       }
       if (row.revoked_at !== null) {
         // Rotation: a refresh token works once. Seeing it again means two holders; end the grant.
-        revokeGrant(g.grant_id);
+        await revokeGrant(g.grant_id);
         throw new InvalidGrantError('Refresh token already used or revoked');
       }
       if (row.expires_at < engine.now()) throw new InvalidGrantError('Refresh token expired');
-      if (!grantUsable(g, client.client_id)) throw new InvalidGrantError('The approval was revoked');
+      if (!(await grantUsable(g, client.client_id))) throw new InvalidGrantError('The approval was revoked');
       sameResource(g, canonical);
       grantedScopes(scopes, g.scopes.split(' '));
       const minted = await mint({ ...g, resource: canonical });
-      db.transaction(() => {
-        if (s.revokeToken.run(engine.now(), hash).changes !== 1)
-          throw new InvalidGrantError('Refresh token already used');
-        persist(minted.rows, g.grant_id);
-      }).immediate();
-      return minted.tokens;
+      return redeem(
+        () => state.run(SQL.revokeToken, [engine.now(), hash]),
+        minted,
+        g.grant_id,
+        'Refresh token already used',
+      );
     },
 
     async verifyAccessToken(token) {
@@ -360,10 +390,10 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
     },
 
     async revokeToken(client, request: OAuthTokenRevocationRequest) {
-      const row = s.tokenByHash.get(secretHash(request.token)) as TokenRow | undefined;
-      const g = row ? grant(row.grant_id) : undefined;
+      const row = await state.get<TokenRow>(SQL.tokenByHash, [secretHash(request.token)]);
+      const g = row ? await grant(row.grant_id) : undefined;
       // RFC 7009 §2.2: an unknown token, or another client's, is not an error.
-      if (g && g.client_id === client.client_id) revokeGrant(g.grant_id);
+      if (g && g.client_id === client.client_id) await revokeGrant(g.grant_id);
     },
 
     async check(token) {
@@ -371,7 +401,13 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
       const canonical = lifetimes.resourceUrl();
       let claims: { gid?: unknown; exp?: number };
       try {
-        ({ payload: claims } = await jwtVerify(token, secret().secret, {
+        // The key the token's header names: any key of the state, whichever process made it.
+        const key = async (header: { kid?: string }) => {
+          const bytes = await keys.byId(header.kid);
+          if (!bytes) throw new joseErrors.JWSSignatureVerificationFailed();
+          return bytes;
+        };
+        ({ payload: claims } = await jwtVerify(token, key, {
           issuer: JWT_ISSUER,
           audience: canonical,
           typ: JWT_TYPE,
@@ -384,14 +420,15 @@ export function createOAuthProvider(engine: Engine, lifetimes: OAuthProviderOpti
         const audience = e instanceof joseErrors.JWTClaimValidationFailed && e.claim === 'aud';
         return { ok: false, reason: audience ? 'audience' : 'malformed' };
       }
-      const row = s.tokenByHash.get(secretHash(token)) as TokenRow | undefined;
+      const row = await state.get<TokenRow>(SQL.tokenByHash, [secretHash(token)]);
       if (!row || row.kind !== 'access' || typeof claims.gid !== 'string' || row.grant_id !== claims.gid) {
         return { ok: false, reason: 'unknown' };
       }
       if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
       if (row.expires_at <= engine.now()) return { ok: false, reason: 'expired' };
-      const g = grant(row.grant_id);
-      if (!g || g.revoked_at !== null || !keyActive(db, g.key_id)) return { ok: false, reason: 'revoked' };
+      const g = await grant(row.grant_id);
+      if (!g || g.revoked_at !== null || !(await keyActive(state, g.key_id)))
+        return { ok: false, reason: 'revoked' };
       if (g.resource !== canonical) return { ok: false, reason: 'audience' };
       const account = await getAccount(engine, g.account_id);
       if (!account) return { ok: false, reason: 'revoked' };

@@ -1,11 +1,12 @@
 /**
- * SQLite side of the tool server's OAuth: prepared statements over the `oauth_*` tables
- * (`src/store/sql/oauth.ts`) and the few queries the provider needs. Secrets arrive here already
- * hashed (`secretHash`); only the JWT signing secret is kept as bytes.
+ * The state side of the tool server's OAuth: the `oauth_*` tables of the state store (`ctx.state`;
+ * statements in `src/store/sql/oauth.ts`) and the few queries the provider needs. Secrets arrive here
+ * already hashed (`secretHash`); only the JWT signing secrets are kept as bytes, in the state, so a
+ * token signed by one process verifies on every process sharing it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../../store/open.js';
-import { oauthStatements } from '../../store/sql/oauth.js';
+import type { StateDb } from '../../state/db.js';
+import { OAUTH_SQL as SQL } from '../../store/sql/oauth.js';
 
 /** SHA-256 of a code, token or request id: what the tables store instead of the secret. */
 export function secretHash(secret: string): Buffer {
@@ -53,26 +54,54 @@ export interface TokenRow {
   revoked_at: number | null;
 }
 
-// The statements are in `store/sql/oauth.ts`; re-exported for the provider.
-export { oauthStatements, type OAuthStatements } from '../../store/sql/oauth.js';
-
 /** True while the API key exists and is not revoked. */
-export function keyActive(db: Db, keyId: string): boolean {
-  const row = oauthStatements(db).keyRevokedAt.get(keyId) as { revoked_at: number | null } | undefined;
+export async function keyActive(state: StateDb, keyId: string): Promise<boolean> {
+  const row = await state.get<{ revoked_at: number | null }>(SQL.keyRevokedAt, [keyId]);
   return row !== undefined && row.revoked_at === null;
 }
 
-/** The JWT signing secret of this database, created on first use (kept across restarts). */
-export function signingKey(db: Db, now: number): { kid: string; secret: Uint8Array } {
-  const s = oauthStatements(db);
-  return db
-    .transaction(() => {
-      const row = s.signingKey.get() as { kid: string; secret: Buffer } | undefined;
-      if (row) return { kid: row.kid, secret: new Uint8Array(row.secret) };
-      const kid = randomBytes(8).toString('hex');
-      const secret = randomBytes(32);
-      s.insertSigningKey.run(kid, secret, now);
-      return { kid, secret: new Uint8Array(secret) };
-    })
-    .immediate();
+export interface SigningKey {
+  kid: string;
+  secret: Uint8Array;
+}
+
+/**
+ * The JWT signing keys of the state, created on first use and kept across restarts. Tokens are signed
+ * with the oldest key and verified with the key their header names (`kid`), so two processes that
+ * both made a key at the same first moment still accept each other's tokens. Keys never change once
+ * written, so each is read once per process.
+ */
+export function signingKeys(state: StateDb, now: () => number) {
+  const byKid = new Map<string, Uint8Array>();
+  let current: Promise<SigningKey> | undefined;
+  const load = async (): Promise<SigningKey> => {
+    let row = await state.get<{ kid: string; secret: Buffer }>(SQL.signingKey);
+    if (!row) {
+      await state.run(SQL.insertSigningKey, [randomBytes(8).toString('hex'), randomBytes(32), now()]);
+      row = (await state.get<{ kid: string; secret: Buffer }>(SQL.signingKey))!;
+    }
+    const key = { kid: row.kid, secret: new Uint8Array(row.secret) };
+    byKid.set(key.kid, key.secret);
+    return key;
+  };
+  return {
+    /** The key to sign with. */
+    current(): Promise<SigningKey> {
+      current ??= load();
+      // A failed read (the store unreachable) is tried again on the next call.
+      current.catch(() => (current = undefined));
+      return current;
+    },
+    /** The secret of key `kid`, or undefined when the state has no such key. */
+    async byId(kid: string | undefined): Promise<Uint8Array | undefined> {
+      if (kid === undefined) return undefined;
+      const known = byKid.get(kid);
+      if (known) return known;
+      const row = await state.get<{ secret: Buffer }>(SQL.signingKeyById, [kid]);
+      if (!row) return undefined;
+      const secret = new Uint8Array(row.secret);
+      byKid.set(kid, secret);
+      return secret;
+    },
+  };
 }

@@ -28,3 +28,13 @@ export const DEMO_SQL = {
   commonestCountry:
     'SELECT country_code FROM businesses GROUP BY country_code ORDER BY count(*) DESC LIMIT 1',
 } as const;
+
+/**
+ * Whether a snapshot file holds the state's tables (`accounts` is the first area's first table): a
+ * single-file database made before the state had a store of its own.
+ */
+export function hasStateTables(db: Db): boolean {
+  return (
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get() !== undefined
+  );
+}

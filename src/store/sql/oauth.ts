@@ -3,10 +3,11 @@
  * requests, codes and tokens are kept as SHA-256 hashes. A grant binds one approval to the account and
  * the API key that approved it; revoking the grant or the key ends every token issued under it.
  * Registered clients are public (PKCE, no client secret), so a client row holds nothing secret.
+ * The tables live in the state store (`ctx.state`, SQLite or PostgreSQL): every statement below is in
+ * the subset both read (`?` placeholders, `RETURNING`, integers for times). Single-use secrets (a
+ * pending request, a code, a refresh token) are consumed by one guarded statement, so two processes
+ * or machines sharing the state can never both redeem the same one.
  */
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db.js';
-import { preparedOnce } from '../statements.js';
 export const OAUTH_SCHEMA = `
 CREATE TABLE IF NOT EXISTS oauth_clients (
   client_id TEXT PRIMARY KEY,
@@ -63,15 +64,19 @@ CREATE TABLE IF NOT EXISTS oauth_tokens (
 CREATE INDEX IF NOT EXISTS oauth_tokens_grant ON oauth_tokens (grant_id);
 `;
 
-const SQL = {
+/** Every statement of the OAuth state. */
+export const OAUTH_SQL = {
   clientById: 'SELECT metadata FROM oauth_clients WHERE client_id = ?',
   insertClient: 'INSERT INTO oauth_clients (client_id, metadata, created_at) VALUES (?, ?, ?)',
-  signingKey: 'SELECT kid, secret FROM oauth_signing_keys ORDER BY created_at DESC LIMIT 1',
+  /** The key new tokens are signed with: the oldest, so every process picks the same one. */
+  signingKey: 'SELECT kid, secret FROM oauth_signing_keys ORDER BY created_at, kid LIMIT 1',
+  signingKeyById: 'SELECT secret FROM oauth_signing_keys WHERE kid = ?',
   insertSigningKey: 'INSERT INTO oauth_signing_keys (kid, secret, created_at) VALUES (?, ?, ?)',
   insertRequest: `INSERT INTO oauth_requests (request_hash, client_id, redirect_uri, code_challenge, state, scopes, resource, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   requestByHash: 'SELECT * FROM oauth_requests WHERE request_hash = ?',
-  deleteRequest: 'DELETE FROM oauth_requests WHERE request_hash = ?',
+  /** Consumes a pending request: only one caller gets its row back. */
+  takeRequest: 'DELETE FROM oauth_requests WHERE request_hash = ? RETURNING *',
   purgeRequests: 'DELETE FROM oauth_requests WHERE expires_at < ?',
   insertGrant: `INSERT INTO oauth_grants (grant_id, client_id, account_id, key_id, scopes, resource, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -81,20 +86,13 @@ const SQL = {
   insertCode:
     'INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at) VALUES (?, ?, ?, ?, ?)',
   codeByHash: 'SELECT * FROM oauth_codes WHERE code_hash = ?',
+  /** Marks a code used (kept, so a replay is recognised): changes one row for one caller only. */
   useCode: 'UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL',
+  purgeCodes: 'DELETE FROM oauth_codes WHERE expires_at < ?',
   insertToken: 'INSERT INTO oauth_tokens (token_hash, kind, grant_id, expires_at) VALUES (?, ?, ?, ?)',
   tokenByHash: 'SELECT kind, grant_id, expires_at, revoked_at FROM oauth_tokens WHERE token_hash = ?',
+  /** Rotates a refresh token out: changes one row for one caller only. */
   revokeToken: 'UPDATE oauth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL',
   purgeTokens: 'DELETE FROM oauth_tokens WHERE expires_at < ?',
   keyRevokedAt: 'SELECT revoked_at FROM api_keys WHERE key_id = ?',
 } as const;
-
-export type OAuthStatements = { readonly [K in keyof typeof SQL]: Statement };
-
-function prepare(db: Db): OAuthStatements {
-  const out: Partial<Record<keyof typeof SQL, Statement>> = {};
-  for (const [name, sql] of Object.entries(SQL) as [keyof typeof SQL, string][]) out[name] = db.prepare(sql);
-  return out as OAuthStatements;
-}
-/** The OAuth statements of a database, prepared on first use. */
-export const oauthStatements: (db: Db) => OAuthStatements = preparedOnce(prepare);
