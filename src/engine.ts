@@ -5,21 +5,32 @@
  * library users pass an engine wherever a context is asked for. Only `index.ts`, `cli/`, the adapters
  * (`http/server.ts`, `mcp/`) and tests import this module.
  */
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
+import { statSync } from 'node:fs';
 import { accountsApi, type AccountsApi } from './account/accounts.js';
 import { ingestEvents, type IngestOptions, type IngestReport } from './core/events.js';
 import { EngineError } from './errors.js';
 import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeRequest, FacadeResponse } from './facade/types.js';
 import { ensureJobWorker, jobWorkerOf } from './jobs/index.js';
-import { createOwner, kind, randomId, type Context, type Kind } from './runtime/context.js';
+import { ensureCursorSecret } from './core/cursor.js';
+import { warmEngine } from './core/warm.js';
+import {
+  createOwner,
+  kind,
+  randomId,
+  type Context,
+  type Kind,
+  type Owner,
+  type SnapshotPin,
+} from './runtime/context.js';
 import { STATE_AREAS } from './state/areas.js';
 import type { StateDb } from './state/db.js';
 import { openState, STATE_ENV, stateOnConnection } from './state/open.js';
 import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
-import { getMeta, openDatabase, type Db } from './store/open.js';
+import { getMeta, isWalFile, openDatabase, type Db } from './store/open.js';
 import { jobStatements } from './store/sql/jobs.js';
 import { countStatements, hasStateTables } from './store/sql/meta.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
@@ -79,8 +90,31 @@ export interface Engine extends Context {
    * every enrollment they match, in one transaction.
    */
   ingestEvents(records: unknown[], options?: IngestOptions): IngestReport;
+  /**
+   * Switches the engine to another snapshot file without stopping: opens `path` read-only, builds its
+   * indexes off the request path, then switches at once. Requests already running finish on the old
+   * snapshot (each pins the snapshot current at its start); the old connection closes when the last
+   * of them ends. The state (accounts, credits, keys, jobs, webhooks) is not touched. A file that does
+   * not open or holds no loaded snapshot is refused (`SNAPSHOT_NOT_FOUND`, `SNAPSHOT_INVALID`) and the
+   * current snapshot stays. Swaps run one at a time.
+   * @example await engine.swapSnapshot('snapshots/2026-11-24.db');
+   */
+  swapSnapshot(path: string): Promise<SwapReport>;
   /** Stops background workers and closes the database. */
   close(): void;
+}
+
+/** What a snapshot swap did. */
+export interface SwapReport {
+  /** The snapshot now current. */
+  path: string;
+  snapshotId: string;
+  counts: EngineCounts;
+  /** The snapshot swapped out, and the requests still running on it when the switch happened. */
+  previous: { path: string; snapshotId: string | null; inFlight: number };
+  /** Milliseconds each index took to build on the new snapshot before the switch. */
+  warmMs: Record<string, number>;
+  elapsedMs: number;
 }
 
 /**
@@ -97,65 +131,124 @@ export function openEngine(options: EngineOptions = {}): Engine {
   const named = new Map<string, Kind<unknown>>();
   let closed = false;
   let deliveries: DeliveryWorker | undefined;
+  // Swaps run one at a time, in the order asked.
+  let swapping: Promise<unknown> = Promise.resolve();
 
-  const dataVersion = () => Number(getMeta(db, 'data_version') ?? '0');
   const ensureOpen = () => {
     if (closed) throw new EngineError('ENGINE_CLOSED');
   };
 
-  const indexes = createOwner(
-    () => engine,
-    () => {
-      ensureOpen();
-      return dataVersion();
-    },
-  );
-  const services = createOwner(() => engine);
+  /**
+   * The snapshot holder: the connection, its path and the index owner of one snapshot file, with the
+   * context requests on it run with (the engine's state, services and settings, this snapshot's data).
+   * `refs` counts the requests pinned to it; a swapped-out snapshot closes when it reaches 0.
+   */
+  interface Snapshot {
+    readonly db: Db;
+    readonly path: string;
+    /** The file's device and inode when opened (a file renamed over the path has others). */
+    readonly stamp: string;
+    readonly indexes: Owner;
+    readonly view: Context;
+    refs: number;
+    retired: boolean;
+  }
+  const snapshots = new Set<Snapshot>();
+  const openSnapshot = (snapshotDb: Db, snapshotPath: string, stamp: string): Snapshot => {
+    const dataVersion = () => Number(getMeta(snapshotDb, 'data_version') ?? '0');
+    const owner = createOwner(
+      () => snap.view,
+      () => {
+        ensureOpen();
+        return dataVersion();
+      },
+    );
+    // The view inherits the engine (state, services, clock, ids, settings, `closed`) and overrides
+    // the snapshot's three members; pinning a view pins its own snapshot, not the current one.
+    const view: Context = Object.create(engine, {
+      db: { value: snapshotDb, enumerable: true },
+      path: { value: snapshotPath, enumerable: true },
+      indexes: { value: owner, enumerable: true },
+      pin: { value: () => pin(snap) },
+    }) as Context;
+    const snap: Snapshot = {
+      db: snapshotDb,
+      path: snapshotPath,
+      stamp,
+      indexes: owner,
+      view,
+      refs: 0,
+      retired: false,
+    };
+    snapshots.add(snap);
+    return snap;
+  };
+  const closeSnapshot = (snap: Snapshot) => {
+    if (!snapshots.delete(snap)) return;
+    snap.indexes.clear();
+    // An in-memory engine's first connection carries the state too: the engine's close closes it.
+    if (snap.db !== db || path !== ':memory:') snap.db.close();
+  };
+  const pin = (snap: Snapshot): SnapshotPin => {
+    snap.refs++;
+    let released = false;
+    return {
+      ctx: snap.view,
+      release() {
+        if (released) return;
+        released = true;
+        if (--snap.refs === 0 && snap.retired) closeSnapshot(snap);
+      },
+    };
+  };
 
+  const services = createOwner(() => engine);
   const engine: Engine = {
-    db,
-    path,
+    get db() {
+      return current.db;
+    },
+    get path() {
+      return current.path;
+    },
+    get indexes() {
+      return current.indexes;
+    },
     state,
     instance: randomId('eng', 8),
     options,
     settings,
-    indexes,
     services,
     now: () => clock(),
     newId: options.newId ?? randomId,
+    pin: () => pin(current),
     async load(snapshot, loadOptions = {}) {
       ensureOpen();
+      const target = current;
       try {
-        return await loadSnapshot(db, snapshot, { now: clock, ...loadOptions });
+        const report = await loadSnapshot(target.db, snapshot, { now: clock, ...loadOptions });
+        ensureCursorSecret(target.db);
+        return report;
       } finally {
-        engine.invalidate();
+        target.indexes.clear();
       }
     },
     info() {
       ensureOpen();
-      const counts = countStatements(db);
-      const formatVersion = getMeta(db, 'format_version');
-      return {
-        path,
-        snapshotId: getMeta(db, 'snapshot_id') ?? null,
-        asOf: getMeta(db, 'as_of') ?? null,
-        formatVersion: formatVersion ? Number(formatVersion) : null,
-        schemaVersion: Number(getMeta(db, 'schema_version') ?? '0'),
-        dataVersion: dataVersion(),
-        counts: {
-          businesses: counts.businesses.get() as number,
-          prospects: counts.prospects.get() as number,
-          events: counts.events.get() as number,
-        },
-      };
+      return snapshotInfo(current.db, current.path);
+    },
+    swapSnapshot(next) {
+      ensureOpen();
+      const run = swapping.then(() => swapTo(next));
+      swapping = run.catch(() => {});
+      return run;
     },
     cached<T>(name: string, build: (engine: Engine) => T): T {
       let k = named.get(name);
       if (!k) named.set(name, (k = kind(name, () => build(engine))));
-      return indexes.get(k as Kind<T>);
+      return current.indexes.get(k as Kind<T>);
     },
     invalidate() {
-      indexes.clear();
+      current.indexes.clear();
     },
     handle: (request, handleOptions) => handle(engine, request, handleOptions),
     get accounts() {
@@ -172,18 +265,106 @@ export function openEngine(options: EngineOptions = {}): Engine {
       void jobWorkerOf(engine)?.stop();
       void deliveries?.stop();
       closed = true;
-      indexes.clear();
+      for (const snap of [...snapshots]) closeSnapshot(snap);
       void state.close();
-      db.close();
+      if (db.open) db.close();
     },
     get closed() {
       return closed;
     },
   };
+  let current: Snapshot = openSnapshot(db, path, fileStamp(path));
+
+  /** Opens `next` read-only, warms its indexes off the request path, then makes it the current one. */
+  async function swapTo(next: string): Promise<SwapReport> {
+    ensureOpen();
+    const started = performance.now();
+    let nextDb: Db;
+    let info: EngineInfo;
+    let stamp: string;
+    try {
+      const s = statSync(next);
+      stamp = `${s.dev}:${s.ino}`;
+    } catch (e) {
+      throw new EngineError('SNAPSHOT_NOT_FOUND', `cannot open snapshot ${next}: ${(e as Error).message}`);
+    }
+    try {
+      // A WAL file renamed over a file still open here would share that file's -wal/-shm (found by
+      // path) and read its pages as its own: refused (`settleSnapshotFile`, run by `prospectdb load`).
+      const replaced = [...snapshots].some((o) => resolve(o.path) === resolve(next) && o.stamp !== stamp);
+      if (replaced && isWalFile(next)) {
+        throw new Error(
+          'it is in WAL mode and replaced a file still open; finish it with `prospectdb load` ' +
+            '(or PRAGMA journal_mode = DELETE) before renaming it into place',
+        );
+      }
+      nextDb = openDatabase(next, { readonly: true });
+    } catch (e) {
+      throw new EngineError('SNAPSHOT_INVALID', `cannot swap to ${next}: ${(e as Error).message}`);
+    }
+    try {
+      info = snapshotInfo(nextDb, next);
+      if (!info.snapshotId) throw new Error('it holds no loaded snapshot (no snapshot_id)');
+    } catch (e) {
+      nextDb.close();
+      throw new EngineError('SNAPSHOT_INVALID', `cannot swap to ${next}: ${(e as Error).message}`);
+    }
+    const snap = openSnapshot(nextDb, next, stamp);
+    let warm: Record<string, number>;
+    try {
+      warm = await warmEngine(snap.view);
+      ensureOpen();
+    } catch (e) {
+      closeSnapshot(snap);
+      throw e;
+    }
+    const previous = current;
+    const before = snapshotInfo(previous.db, previous.path);
+    // The switch itself: one assignment, between two requests' starts (a request pins at its start).
+    current = snap;
+    previous.retired = true;
+    const inFlight = previous.refs;
+    if (inFlight === 0) closeSnapshot(previous);
+    return {
+      path: next,
+      snapshotId: info.snapshotId,
+      counts: info.counts,
+      previous: { path: before.path, snapshotId: before.snapshotId, inFlight },
+      warmMs: warm,
+      elapsedMs: performance.now() - started,
+    };
+  }
+
   if (!settings.readonly && settings.jobs.worker && hasPendingJobs(db)) ensureJobWorker(engine);
   // Deliveries left pending by a previous process resume here; new ones wake the worker on ingest.
   if (!settings.readonly && settings.webhooks.worker) deliveries = startDeliveryWorker(engine);
   return engine;
+}
+
+/** The device and inode of the file at `path` (empty for an in-memory database). */
+function fileStamp(path: string): string {
+  if (path === ':memory:') return '';
+  const s = statSync(path);
+  return `${s.dev}:${s.ino}`;
+}
+
+/** What `info()` and a swap report say of a snapshot connection. */
+function snapshotInfo(db: Db, path: string): EngineInfo {
+  const counts = countStatements(db);
+  const formatVersion = getMeta(db, 'format_version');
+  return {
+    path,
+    snapshotId: getMeta(db, 'snapshot_id') ?? null,
+    asOf: getMeta(db, 'as_of') ?? null,
+    formatVersion: formatVersion ? Number(formatVersion) : null,
+    schemaVersion: Number(getMeta(db, 'schema_version') ?? '0'),
+    dataVersion: Number(getMeta(db, 'data_version') ?? '0'),
+    counts: {
+      businesses: counts.businesses.get() as number,
+      prospects: counts.prospects.get() as number,
+      events: counts.events.get() as number,
+    },
+  };
 }
 
 /**

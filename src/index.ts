@@ -169,7 +169,7 @@ export {
   type ExportFormat,
   type WriteOptions,
 } from './export/write.js';
-export type { Engine, EngineCounts, EngineInfo, EngineOptions } from './engine.js';
+export type { Engine, EngineCounts, EngineInfo, EngineOptions, SwapReport } from './engine.js';
 export {
   EngineError,
   ERROR_CODES,

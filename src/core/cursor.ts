@@ -9,7 +9,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Packr } from 'msgpackr';
 import { kind, type Context } from '../runtime/context.js';
-import { getMeta, setMeta } from '../store/open.js';
+import { getMeta, setMeta, type Db } from '../store/open.js';
 
 export const CURSOR_VERSION = 1;
 /** Longest token decoded (issued ones are about 80 characters). */
@@ -57,13 +57,21 @@ export function cursorScope(
   return { entity, filterHash };
 }
 
+/**
+ * Gives a writable snapshot file its cursor secret now (the engine's `load` calls it), so that every
+ * process that opens the file read-only later (a swap, another worker) signs and checks with the same one.
+ */
+export function ensureCursorSecret(db: Db): void {
+  if (!getMeta(db, 'cursor_secret')) setMeta(db, 'cursor_secret', randomBytes(32).toString('hex'));
+}
+
 // Read once per data version, beside the indexes.
 const SECRET = kind('search.cursorSecret', (e) => {
   let hex = getMeta(e.db, 'cursor_secret');
   if (!hex) {
     hex = randomBytes(32).toString('hex');
-    // A read-only database cannot keep it: the secret then lives as long as the engine.
-    if (!e.settings.readonly) setMeta(e.db, 'cursor_secret', hex);
+    // A read-only database cannot keep it: the secret then lives as long as the snapshot is open.
+    if (!e.settings.readonly && !e.db.readonly) setMeta(e.db, 'cursor_secret', hex);
   }
   return Buffer.from(hex, 'hex');
 });

@@ -69,6 +69,9 @@ export async function handle(
   const correlationId = options.correlationId?.() ?? randomBytes(16).toString('hex');
 
   let rate: Record<string, string> = {};
+  // The request runs on the snapshot current at its start, to the end, even across a swap.
+  const pinned = engine.pin?.();
+  if (pinned) engine = pinned.ctx;
   try {
     const decoded = decodeRequest(request, router);
     if (!decoded.ok) return refusalResponse(decoded.refusal, correlationId);
@@ -97,5 +100,7 @@ export async function handle(
     });
   } catch (e) {
     return refusalResponse({ ...refusalOf(e, correlationId), headers: rate }, correlationId);
+  } finally {
+    pinned?.release();
   }
 }

@@ -43,6 +43,20 @@ export interface Context {
   /** Call after writing entity data outside `load` so the indexes are rebuilt. */
   invalidate(): void;
   readonly closed: boolean;
+  /**
+   * Pins the snapshot current now for the length of one request (`facade/handle.ts` calls it): `ctx`
+   * has that snapshot's `db`, `path` and `indexes` and the engine's everything else; the snapshot stays
+   * open until `release()`, even when the engine swaps to another one meanwhile. Absent on a context
+   * without swappable snapshots (the request then runs on `ctx` itself).
+   */
+  pin?(): SnapshotPin;
+}
+
+/** A snapshot held open for one request (see `Context.pin`). */
+export interface SnapshotPin {
+  readonly ctx: Context;
+  /** Ends the hold; the snapshot closes here when it was swapped out and this was its last holder. */
+  release(): void;
 }
 
 /**

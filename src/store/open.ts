@@ -1,4 +1,5 @@
 /** Opens a SQLite file (or `:memory:`) with the pragmas a read-mostly analytical store wants. */
+import { closeSync, openSync, readSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
@@ -26,6 +27,33 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     setMeta(db, 'schema_version', String(SCHEMA_VERSION));
   }
   return db;
+}
+
+/**
+ * Finishes a built snapshot file for serving: rollback-journal mode instead of WAL, so a read-only
+ * connection uses no `-wal`/`-shm` files beside it. A file renamed over one being served must be in
+ * this mode: those two files are found by path, and the old file's would otherwise be read as the new
+ * one's (`prospectdb load` calls it after closing the file). The next writable open turns WAL on again.
+ */
+export function settleSnapshotFile(path: string): void {
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = DELETE');
+  } finally {
+    db.close();
+  }
+}
+
+/** Whether the SQLite file at `path` is in WAL mode (its header's read/write versions are 2). */
+export function isWalFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const header = Buffer.alloc(20);
+    readSync(fd, header, 0, 20, 0);
+    return header[18] === 2 || header[19] === 2;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function getMeta(db: Db, key: string): string | undefined {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { openEngine } from '../../engine.js';
 import { buildIndexes } from '../../core/warm.js';
 import { progress } from '../progress.js';
+import { settleSnapshotFile } from '../../store/open.js';
 
 const HELP = `usage: prospectdb load --db FILE [--strict] [--json] SNAPSHOT_DIR
 
@@ -52,9 +53,17 @@ export async function run(argv: string[]): Promise<number> {
           `search indexes built and saved in ${(indexMs / 1000).toFixed(1)}s`,
       );
     }
-    return 0;
   } finally {
     bar.finish();
+    // The state first (its close waits for a transaction in flight), so the file is free to settle.
+    await engine.state.close();
     engine.close();
   }
+  // Ready to be renamed over a file a server has open (see settleSnapshotFile).
+  try {
+    settleSnapshotFile(values.db);
+  } catch (e) {
+    console.error(`prospectdb load: ${values.db} stays in WAL mode (${(e as Error).message})`);
+  }
+  return 0;
 }

@@ -1,15 +1,17 @@
 /**
- * `prospectdb serve --db FILE [--port N] [--host H] [--rate-limit N|off] [--public-url URL]
- * [--cors-origin URL …]`: the HTTP facade over a database, with the agent tool server at `/mcp`.
+ * `prospectdb serve --db FILE [--state FILE|URL] [--watch] [--port N] [--host H] [--rate-limit N|off]
+ * [--public-url URL] [--cors-origin URL …]`: the HTTP facade over a database, with the agent tool
+ * server at `/mcp`; SIGHUP (and, with `--watch`, a new file renamed over FILE) swaps the snapshot.
  */
 import { parseArgs } from 'node:util';
 import { openEngine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
 import { serve } from '../../serve.js';
 import { publicOrigin } from '../../mcp/http.js';
+import { snapshotTriggers, swapInPlaceRefusal } from '../snapshot-watch.js';
 
-const HELP = `usage: prospectdb serve --db FILE [--port 8080] [--host 127.0.0.1] [--rate-limit N|off]
-                        [--public-url URL] [--cors-origin URL ...]
+const HELP = `usage: prospectdb serve --db FILE [--state FILE|URL] [--watch] [--port 8080] [--host 127.0.0.1]
+                        [--rate-limit N|off] [--public-url URL] [--cors-origin URL ...]
 
 Serves the v1/v2 API over HTTP from FILE (see prospectdb load). Requests need an api_key header
 (prospectdb keys create). Indexes are built before the server listens. --cors-origin (repeatable) lets
@@ -19,7 +21,14 @@ in-flight requests finish.
 The agent tool server answers at /mcp (OAuth 2.0). --public-url https://data.example.com names the
 origin remote agents use, typically a TLS-terminating proxy in front of this server: the OAuth issuer,
 metadata, token audience (URL/mcp) and the accepted Host header derive from it. Without it /mcp serves
-local agents only (Host localhost or 127.0.0.1).`;
+local agents only (Host localhost or 127.0.0.1).
+
+Snapshot swaps without downtime: build the next snapshot in another file (prospectdb load --db next.db
+DIR), rename it over FILE (mv next.db FILE), then send SIGHUP, or let --watch see the new file. The new
+file is opened read-only and its indexes are built while the old one keeps answering; requests already
+running finish on the old snapshot. A file that fails to open keeps the old snapshot (said on stderr).
+Needs the state in a file of its own (--state FILE or a postgres:// URL): accounts, keys and credits
+are not touched by a swap.`;
 
 /** Rate-limit option from `--rate-limit` text: a number per minute, or `off`. */
 export function rateLimitOption(text: string | undefined): FacadeOptions['rateLimit'] {
@@ -49,6 +58,8 @@ export async function run(argv: string[]): Promise<number> {
     args: argv,
     options: {
       db: { type: 'string' },
+      state: { type: 'string' },
+      watch: { type: 'boolean', default: false },
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       'rate-limit': { type: 'string' },
@@ -73,9 +84,16 @@ export async function run(argv: string[]): Promise<number> {
   const port = Number(values.port ?? process.env.PORT ?? 8080);
   const options: EngineOptions & FacadeOptions = {
     path: values.db,
+    state: values.state,
     rateLimit: rateLimitOption(values['rate-limit']),
   };
   const engine = openEngine(options);
+  const refusal = values.watch ? swapInPlaceRefusal(engine, values.db) : undefined;
+  if (refusal) {
+    console.error(`prospectdb serve: --watch: ${refusal}`);
+    engine.close();
+    return 2;
+  }
   const origins = values['cors-origin'];
   const server = await serve(engine, {
     port,
@@ -89,7 +107,13 @@ export async function run(argv: string[]): Promise<number> {
   });
   console.error(`prospectdb: serving ${values.db} on ${server.url}`);
   if (publicUrl) console.error(`prospectdb: agent tools at ${publicOrigin(publicUrl)}/mcp`);
+  const triggers = snapshotTriggers(engine, values.db, {
+    watch: values.watch,
+    log: (line) => console.error(line),
+  });
+  if (values.watch) console.error(`prospectdb: watching ${values.db} for a new snapshot`);
   await untilSignal();
+  triggers.stop();
   console.error('prospectdb: shutting down');
   await server.close();
   engine.close();
