@@ -26,13 +26,29 @@ export async function startServe(
   args: string[] = [],
   options: { port?: number; timeoutMs?: number } = {},
 ): Promise<ServeChild> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
   const port = options.port ?? (await freePort());
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', MAIN, 'serve', '--db', db, '--port', String(port), ...args],
-    { env: { ...process.env, PROSPECTDB_DIAGNOSTICS: '1' }, stdio: ['ignore', 'ignore', 'pipe'] },
+  const workers = args.includes('--workers') && args[args.indexOf('--workers') + 1] !== '1';
+  return startChild(
+    [MAIN, 'serve', '--db', db, '--port', String(port), ...args],
+    port,
+    workers ? /workers listening/ : /serving .* on http/,
+    options.timeoutMs,
   );
+}
+
+/**
+ * Starts `node --import tsx …args` (a server on `port`) and resolves once its stderr matches `ready`.
+ */
+export async function startChild(
+  args: string[],
+  port: number,
+  ready: RegExp,
+  timeoutMs = 60_000,
+): Promise<ServeChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    env: { ...process.env, PROSPECTDB_DIAGNOSTICS: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let text = '';
   const waiters = new Set<() => void>();
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -77,7 +93,6 @@ export async function startServe(
       return exited;
     },
   };
-  const workers = args.includes('--workers') && args[args.indexOf('--workers') + 1] !== '1';
-  await waitFor(workers ? /workers listening/ : /serving .* on http/);
+  await waitFor(ready);
   return handle;
 }
