@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/engine.js';
+import { getMeta } from '../src/store/open.js';
 import { DEMO_DIR } from './support/demo.js';
 import { send } from './support/http-client.js';
 import { startServe, type ServeChild } from './support/serve-child.js';
@@ -85,6 +86,30 @@ describe('serve --workers 2', () => {
     const [, replacement] = (await s.waitFor(/worker (\d+) listening/)).map(Number) as [number, number];
     expect(replacement).not.toBe(victim);
     expect(new Set(await fetchPids(s.port, 10))).toEqual(new Set([survivor, replacement]));
+  });
+
+  it('a cursor from one worker is accepted by the other (one secret, made by the first worker)', async () => {
+    // Made while the first worker warmed, before any request: no two workers can each make their own.
+    const check = openEngine({ path: db, readonly: true });
+    expect(getMeta(check.db, 'cursor_secret')).toMatch(/^[0-9a-f]{64}$/);
+    check.close();
+    const pids = new Set<string>();
+    let cursor: string | null = null;
+    const seen: string[] = [];
+    for (let page = 0; page < 6; page++) {
+      const r = await send(s.port, '/v2/businesses', {
+        body: { mode: 'preview', page_size: 5, next_cursor: cursor, filters: {} },
+        headers: { api_key: apiKey },
+        agent: false,
+      });
+      expect(r.status, r.body).toBe(200);
+      pids.add(String(r.headers['x-prospectdb-pid']));
+      const body = JSON.parse(r.body) as { data: { business_id: string }[]; page: { next_cursor: string } };
+      seen.push(...body.data.map((d) => d.business_id));
+      cursor = body.page.next_cursor;
+    }
+    expect(pids.size).toBe(2);
+    expect(new Set(seen).size).toBe(30);
   });
 
   it('a cluster whose workers cannot start (the port is taken) exits with code 1', async () => {
