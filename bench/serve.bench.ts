@@ -13,7 +13,7 @@
  * autocannon runs in this process, on the same cores as the workers: on a small machine the load
  * generator takes part of the CPU the workers would use, so the 2-worker ratio is a lower bound.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -55,18 +55,24 @@ const snapshot = await searchDatabase(Number(values.prospects), { saveIndexes: t
 const dir = mkdtempSync(join(tmpdir(), 'prospectdb-serve-bench-'));
 let postgres: PostgresServer | undefined;
 
-/** A fresh state store of `kind` with one account holding a billion credits; its key. */
-async function prepareState(kind: StateKind): Promise<{ state: string; apiKey: string }> {
+/**
+ * A copy of the snapshot and a fresh state store of `kind`, with one account holding a billion
+ * credits: no run sees what an earlier one wrote (ledger rows, WAL frames).
+ */
+async function prepare(kind: StateKind): Promise<{ file: string; state: string; apiKey: string }> {
+  const own = mkdtempSync(join(dir, 'run-'));
+  const file = join(own, 'snapshot.db');
+  copyFileSync(snapshot, file);
   let state: string;
   if (kind === 'postgres') {
     postgres ??= await startPostgres();
     state = await freshDatabase(postgres.url);
-  } else state = join(mkdtempSync(join(dir, 'state-')), 'state.db');
-  const engine = openEngine({ path: snapshot, state });
+  } else state = join(own, 'state.db');
+  const engine = openEngine({ path: file, state });
   await engine.state.ready();
   const { api_key } = await engine.accounts.create({ name: 'bench', credits: 1_000_000_000 });
   engine.close();
-  return { state, apiKey: api_key };
+  return { file, state, apiKey: api_key };
 }
 
 /** The two request bodies, from the snapshot's first rows. */
@@ -119,10 +125,10 @@ async function measure(port: number, apiKey: string, path: string, body: string)
 const bodies = cases();
 const results: { config: Config; name: string; m: Measure }[] = [];
 for (const config of configs) {
-  const { state, apiKey } = await prepareState(config.state);
+  const { file, state, apiKey } = await prepare(config.state);
   const label = `${config.state}, ${config.workers} worker${config.workers > 1 ? 's' : ''}`;
   log(`starting ${label}`);
-  const server: ServeChild = await startServe(snapshot, [
+  const server: ServeChild = await startServe(file, [
     '--workers',
     String(config.workers),
     '--state',
