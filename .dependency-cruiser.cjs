@@ -29,8 +29,9 @@ const LAYERS = [
   ['facade', '^src/facade/'],
   ['root', '^src/engine\\.ts$'],
   ['adapters', '^src/(http|mcp)/'],
-  // Where the two adapters meet: the HTTP server with the agent tool server mounted on it.
-  ['serve', '^src/serve\\.ts$'],
+  // Where the two adapters meet: the HTTP server with the agent tool server mounted on it, in one
+  // process or in many worker processes (serve-cluster.ts).
+  ['serve', '^src/serve(-cluster)?\\.ts$'],
   ['top', '^src/(cli/|bench/|index\\.ts$|server\\.ts$|serve-on-demand\\.ts$)'],
 ];
 

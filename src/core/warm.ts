@@ -10,6 +10,7 @@ import { prospectIndex } from '../indexes/prospects.js';
 import type { Context } from '../runtime/context.js';
 import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
 import { completionIndex } from './autocomplete.js';
+import { cursorScope, encodeCursor } from './cursor.js';
 import { compileOutputSchema } from './research/schema.js';
 import { businessStats, prospectStats } from './stats.js';
 
@@ -23,14 +24,23 @@ export function buildIndexes(engine: Context): number {
   const started = performance.now();
   businessIndex(engine);
   prospectIndex(engine);
+  cursorSecret(engine);
   return performance.now() - started;
 }
+
+/**
+ * Makes the file's cursor secret now (kept in the file when it is writable) rather than at the first
+ * cursor: every copy of a loaded file, and every worker of `serve --workers` (the first one warms
+ * alone), then signs with the same secret and accepts the others' cursors.
+ */
+const cursorSecret = (engine: Context) => encodeCursor(engine, cursorScope('business', 2, 'full', {}), 0);
 
 /** One step of {@link warmEngine}: a name (for timings) and the index it builds. */
 const WARM_STEPS: readonly (readonly [string, (engine: Context) => unknown])[] = [
   ['search.businessIndex', businessIndex],
   ['search.prospectIndex', prospectIndex],
   ['search.businessEvents', businessEventIndex],
+  ['search.cursorSecret', cursorSecret],
   ['match.businesses', businessMatchIndex],
   ['match.businesses.tokens', businessNameIndex],
   ['match.prospects', prospectMatchIndex],

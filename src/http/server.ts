@@ -67,6 +67,11 @@ export interface HttpServerOptions {
    * the builds to the first request that needs each index.
    */
   warm?: boolean;
+  /**
+   * Extra headers on every answer, e.g. which worker process answered (`serve --workers` sets
+   * `x-prospectdb-pid` when `PROSPECTDB_DIAGNOSTICS=1`). None by default.
+   */
+  headers?: Record<string, string>;
   /** Called after each warm-up (before listening, then after each data change) with ms per index. */
   onWarm?: (took: Record<string, number>) => void;
 }
@@ -141,6 +146,7 @@ export function createNodeServer(engine: Engine, options: HttpServerOptions = {}
   const mount = options.mount;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const turn = createTurns();
+  const extraHeaders = Object.entries(options.headers ?? {});
   const limits = {
     headersTimeout: timeouts.headersMs,
     requestTimeout: Math.max(timeouts.requestMs, timeouts.headersMs),
@@ -152,6 +158,7 @@ export function createNodeServer(engine: Engine, options: HttpServerOptions = {}
     void (async () => {
       try {
         for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+        for (const [name, value] of extraHeaders) res.setHeader(name, value);
         if (options.cors) {
           const pre = preflight(options.cors, req.method, req.headers);
           if (pre) {
@@ -184,6 +191,8 @@ export function createNodeServer(engine: Engine, options: HttpServerOptions = {}
           body: body.length > 0 ? body : undefined,
           clientAddress: clientAddress(req, options.trustProxy ?? false),
         });
+        // Closing: the connection ends with this answer instead of idling until the shutdown timeout.
+        if (!server.listening) res.setHeader('connection', 'close');
         send(res, out.status, out.headers, out.body);
       } catch {
         if (!res.headersSent)

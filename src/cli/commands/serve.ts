@@ -1,22 +1,37 @@
 /**
- * `prospectdb serve --db FILE [--state FILE|URL] [--watch] [--port N] [--host H] [--rate-limit N|off]
- * [--public-url URL] [--cors-origin URL …]`: the HTTP facade over a database, with the agent tool
- * server at `/mcp`; SIGHUP (and, with `--watch`, a new file renamed over FILE) swaps the snapshot.
+ * `prospectdb serve --db FILE [--state FILE|URL] [--workers N] [--watch] [--port N] [--host H]
+ * [--rate-limit N|off] [--public-url URL] [--cors-origin URL …]`: the HTTP facade over a database, with
+ * the agent tool server at `/mcp`, in one process or in N worker processes on one port
+ * (`serve-cluster.ts`); SIGHUP (and, with `--watch`, a new file renamed over FILE) swaps the snapshot.
  */
 import { parseArgs } from 'node:util';
 import { openEngine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
 import { serve } from '../../serve.js';
+import {
+  isClusterWorker,
+  leaveCluster,
+  runPrimary,
+  untilStopped,
+  workersOption,
+} from '../../serve-cluster.js';
 import { publicOrigin } from '../../mcp/http.js';
 import { snapshotTriggers, swapInPlaceRefusal } from '../snapshot-watch.js';
 
-const HELP = `usage: prospectdb serve --db FILE [--state FILE|URL] [--watch] [--port 8080] [--host 127.0.0.1]
-                        [--rate-limit N|off] [--public-url URL] [--cors-origin URL ...]
+const HELP = `usage: prospectdb serve --db FILE [--state FILE|postgres://...] [--workers N] [--watch]
+                        [--port 8080] [--host 127.0.0.1] [--rate-limit N|off] [--public-url URL]
+                        [--cors-origin URL ...]
 
 Serves the v1/v2 API over HTTP from FILE (see prospectdb load). Requests need an api_key header
 (prospectdb keys create). Indexes are built before the server listens. --cors-origin (repeatable) lets
 browser pages from that origin call the API (no CORS by default). Ctrl-C stops accepting and lets
 in-flight requests finish.
+
+--workers N (default: the number of cores) serves from N processes on one port; each opens FILE and
+the state store and builds its indexes before it takes requests; a worker that dies is restarted.
+--workers 1 serves from this process. --state names the state store (accounts, keys, credits,
+webhooks, jobs): a SQLite file (default: FILE itself, shared by the workers) or a PostgreSQL URL shared
+by every process and machine serving the same snapshot.
 
 The agent tool server answers at /mcp (OAuth 2.0). --public-url https://data.example.com names the
 origin remote agents use, typically a TLS-terminating proxy in front of this server: the OAuth issuer,
@@ -65,6 +80,8 @@ export async function run(argv: string[]): Promise<number> {
       'rate-limit': { type: 'string' },
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
+      state: { type: 'string' },
+      workers: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -87,35 +104,53 @@ export async function run(argv: string[]): Promise<number> {
     state: values.state,
     rateLimit: rateLimitOption(values['rate-limit']),
   };
-  const engine = openEngine(options);
-  const refusal = values.watch ? swapInPlaceRefusal(engine, values.db) : undefined;
-  if (refusal) {
-    console.error(`prospectdb serve: --watch: ${refusal}`);
-    engine.close();
-    return 2;
+  const workers = workersOption(values.workers);
+  if (workers > 1 && !isClusterWorker()) {
+    console.error(`prospectdb: serving ${values.db} on ${values.host}:${port} from ${workers} workers`);
+    if (publicUrl) console.error(`prospectdb: agent tools at ${publicOrigin(publicUrl)}/mcp`);
+    return runPrimary({ workers, log: (line) => console.error(`prospectdb: ${line}`) });
   }
-  const origins = values['cors-origin'];
-  const server = await serve(engine, {
-    port,
-    host: values.host,
-    publicUrl,
-    cors: origins ? { origins } : undefined,
-    onWarm: (took) => {
-      const ms = Object.values(took).reduce((a, b) => a + b, 0);
-      console.error(`prospectdb: indexes ready (${Math.round(ms)} ms)`);
-    },
-  });
-  console.error(`prospectdb: serving ${values.db} on ${server.url}`);
-  if (publicUrl) console.error(`prospectdb: agent tools at ${publicOrigin(publicUrl)}/mcp`);
-  const triggers = snapshotTriggers(engine, values.db, {
-    watch: values.watch,
-    log: (line) => console.error(line),
-  });
-  if (values.watch) console.error(`prospectdb: watching ${values.db} for a new snapshot`);
-  await untilSignal();
-  triggers.stop();
-  console.error('prospectdb: shutting down');
-  await server.close();
-  engine.close();
-  return 0;
+  const worker = isClusterWorker() ? `worker ${process.pid}: ` : '';
+  // Listening from the start: a stop asked while the indexes build ends the worker once it listens.
+  const stopped = worker ? untilStopped() : untilSignal();
+  try {
+    const engine = openEngine(options);
+    const refusal = values.watch ? swapInPlaceRefusal(engine, values.db) : undefined;
+    if (refusal) {
+      console.error(`prospectdb serve: --watch: ${refusal}`);
+      engine.close();
+      return 2;
+    }
+    const origins = values['cors-origin'];
+    const server = await serve(engine, {
+      port,
+      host: values.host,
+      publicUrl,
+      cors: origins ? { origins } : undefined,
+      // Which process answered, for tests and diagnostics only.
+      headers: process.env.PROSPECTDB_DIAGNOSTICS === '1' ? { 'x-prospectdb-pid': String(process.pid) } : {},
+      onWarm: (took) => {
+        const ms = Object.values(took).reduce((a, b) => a + b, 0);
+        console.error(`prospectdb: ${worker}indexes ready (${Math.round(ms)} ms)`);
+      },
+    });
+    if (!worker) {
+      console.error(`prospectdb: serving ${values.db} on ${server.url}`);
+      if (publicUrl) console.error(`prospectdb: agent tools at ${publicOrigin(publicUrl)}/mcp`);
+    }
+    // SIGHUP (forwarded by the primary to every worker) and --watch swap the snapshot.
+    const triggers = snapshotTriggers(engine, values.db, {
+      watch: values.watch,
+      log: (line) => console.error(`prospectdb: ${worker}${line.replace(/^prospectdb: /, '')}`),
+    });
+    if (values.watch && !worker) console.error(`prospectdb: watching ${values.db} for a new snapshot`);
+    await stopped;
+    triggers.stop();
+    if (!worker) console.error('prospectdb: shutting down');
+    await server.close();
+    engine.close();
+    return 0;
+  } finally {
+    leaveCluster();
+  }
 }

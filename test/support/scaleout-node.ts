@@ -1,0 +1,44 @@
+/**
+ * Scale-out test support: one engine node serving over HTTP, as a process of its own
+ * (`node --import tsx test/support/scaleout-node.ts '<json>'`): the snapshot file and the state store
+ * the JSON names, webhook targets on loopback allowed (the test's receiver), jobs in small batches
+ * slowed by `batchDelayMs` so the test can kill the node mid-run. Prints `listening <port>` once it
+ * serves and `job <id> cursor <n>` after each committed batch; stops on SIGTERM.
+ */
+import { openEngine } from '../../src/engine.js';
+import { serve } from '../../src/serve.js';
+
+interface NodeConfig {
+  snapshot: string;
+  state: string;
+  port: number;
+  batchSize: number;
+  batchDelayMs: number;
+}
+
+const config = JSON.parse(process.argv[2] ?? '{}') as NodeConfig;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const engine = openEngine({
+  path: config.snapshot,
+  state: config.state,
+  rateLimit: false,
+  webhooks: { allowPrivateTargets: true },
+  jobs: {
+    batchSize: config.batchSize,
+    pollMs: 100,
+    onBatch(job) {
+      process.stderr.write(`job ${job.job_id} cursor ${job.cursor}\n`);
+      if (config.batchDelayMs > 0) Atomics.wait(pause, 0, 0, config.batchDelayMs);
+    },
+  },
+});
+await engine.state.ready();
+const server = await serve(engine, {
+  port: config.port,
+  mcp: false,
+  headers: { 'x-prospectdb-pid': String(process.pid) },
+});
+process.stderr.write(`listening ${server.port}\n`);
+process.once('SIGTERM', () => {
+  void server.close().then(() => engine.close());
+});
