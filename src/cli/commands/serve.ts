@@ -80,7 +80,6 @@ export async function run(argv: string[]): Promise<number> {
       'rate-limit': { type: 'string' },
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
-      state: { type: 'string' },
       workers: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
