@@ -62,8 +62,8 @@ export interface RouteContext<Body = unknown, Query = Record<string, string | un
    * returns. A balance that does not cover them fails the whole request with 403 and charges nothing.
    */
   charge(operation: string, units: number): void;
-  /** Runs `fn` and the queued charges in one IMMEDIATE transaction (sync `fn`; rolled back on error). */
-  transaction<T>(fn: () => T): T;
+  /** Runs `fn` and the queued charges in one `ctx.state` transaction (rolled back on error). */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export interface RouteResult {

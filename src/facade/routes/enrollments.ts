@@ -58,9 +58,11 @@ type Ctx = RouteContext<Body>;
 
 const plural = (entity: EntityType) => (entity === 'business' ? 'businesses' : 'prospects');
 
-function v2View(engine: Context, row: EnrollmentRow) {
+async function v2View(engine: Context, row: EnrollmentRow) {
   const webhookId =
-    row.webhook_rowid === null ? null : (webhookByRowid(engine, row.webhook_rowid)?.webhook_id ?? null);
+    row.webhook_rowid === null
+      ? null
+      : ((await webhookByRowid(engine, row.webhook_rowid))?.webhook_id ?? null);
   return enrollmentView(row, 2, webhookId);
 }
 
@@ -71,9 +73,11 @@ function v1Routes(entity: EntityType): Route[] {
     {
       method: 'GET',
       path,
-      handler: (ctx: Ctx) => ({
+      handler: async (ctx: Ctx) => ({
         body: {
-          enrollments: listEnrollments(ctx.engine, ctx.account!, 1, entity).map((r) => enrollmentView(r, 1)),
+          enrollments: (await listEnrollments(ctx.engine, ctx.account!, 1, entity)).map((r) =>
+            enrollmentView(r, 1),
+          ),
         },
       }),
     },
@@ -81,8 +85,8 @@ function v1Routes(entity: EntityType): Route[] {
       method: 'POST',
       path,
       body: v1EnrollmentAdd(entity),
-      handler(ctx: Ctx) {
-        const row = ctx.transaction(() =>
+      async handler(ctx: Ctx) {
+        const row = await ctx.transaction(() =>
           createEnrollment(ctx.engine, ctx.account!, {
             version: 1,
             entityType: entity,
@@ -98,8 +102,8 @@ function v1Routes(entity: EntityType): Route[] {
       method: 'PATCH',
       path,
       body: v1EnrollmentUpdate(entity),
-      handler(ctx: Ctx) {
-        const row = ctx.transaction(() =>
+      async handler(ctx: Ctx) {
+        const row = await ctx.transaction(() =>
           updateEnrollment(ctx.engine, ctx.account!, 1, entity, ctx.body.enrollment_id!, {
             enrollmentKey: ctx.body.enrollment_key,
             eventTypes: ctx.body.event_types,
@@ -113,8 +117,10 @@ function v1Routes(entity: EntityType): Route[] {
       method: 'DELETE',
       path,
       body: v1EnrollmentDelete,
-      handler(ctx: RouteContext<{ enrollment_id: string }>) {
-        ctx.transaction(() => deleteEnrollment(ctx.engine, ctx.account!, 1, entity, ctx.body.enrollment_id));
+      async handler(ctx: RouteContext<{ enrollment_id: string }>) {
+        await ctx.transaction(() =>
+          deleteEnrollment(ctx.engine, ctx.account!, 1, entity, ctx.body.enrollment_id),
+        );
         return { body: { status: 'success' } };
       },
     },
@@ -132,10 +138,11 @@ function v2Routes(entity: EntityType): Route[] {
       method: 'GET',
       path,
       query: ListQuery,
-      handler(ctx: RouteContext<unknown, z.output<typeof ListQuery>>) {
-        const enrollments = listEnrollments(ctx.engine, ctx.account!, 2, entity)
-          .map((r) => v2View(ctx.engine, r))
-          .filter((e) => !ctx.query.webhook_id || e.webhook_id === ctx.query.webhook_id);
+      async handler(ctx: RouteContext<unknown, z.output<typeof ListQuery>>) {
+        const rows = await listEnrollments(ctx.engine, ctx.account!, 2, entity);
+        const enrollments = (await Promise.all(rows.map((r) => v2View(ctx.engine, r)))).filter(
+          (e) => !ctx.query.webhook_id || e.webhook_id === ctx.query.webhook_id,
+        );
         return { body: { enrollments } };
       },
     },
@@ -143,8 +150,8 @@ function v2Routes(entity: EntityType): Route[] {
       method: 'POST',
       path,
       body: v2EnrollmentCreate(entity),
-      handler(ctx: Ctx) {
-        const row = ctx.transaction(() =>
+      async handler(ctx: Ctx) {
+        const row = await ctx.transaction(() =>
           createEnrollment(ctx.engine, ctx.account!, {
             version: 2,
             entityType: entity,
@@ -154,17 +161,17 @@ function v2Routes(entity: EntityType): Route[] {
             webhookId: ctx.body.webhook_id as string,
           }),
         );
-        return { status: 201, body: v2View(ctx.engine, row) };
+        return { status: 201, body: await v2View(ctx.engine, row) };
       },
     },
     {
       method: 'GET',
       path: `${path}/{enrollment_id}`,
       params: EnrollmentParams,
-      handler: (ctx: Ctx) => ({
-        body: v2View(
+      handler: async (ctx: Ctx) => ({
+        body: await v2View(
           ctx.engine,
-          getEnrollment(ctx.engine, ctx.account!, 2, entity, ctx.params.enrollment_id!),
+          await getEnrollment(ctx.engine, ctx.account!, 2, entity, ctx.params.enrollment_id!),
         ),
       }),
     },
@@ -173,8 +180,8 @@ function v2Routes(entity: EntityType): Route[] {
       path: `${path}/{enrollment_id}`,
       params: EnrollmentParams,
       body: v2EnrollmentPatch(entity),
-      handler(ctx: RouteContext<Partial<Body>>) {
-        const row = ctx.transaction(() =>
+      async handler(ctx: RouteContext<Partial<Body>>) {
+        const row = await ctx.transaction(() =>
           updateEnrollment(ctx.engine, ctx.account!, 2, entity, ctx.params.enrollment_id!, {
             enrollmentKey: ctx.body.enrollment_key,
             eventTypes: ctx.body.event_types,
@@ -182,16 +189,16 @@ function v2Routes(entity: EntityType): Route[] {
             webhookId: ctx.body.webhook_id as string | undefined,
           }),
         );
-        return { body: v2View(ctx.engine, row) };
+        return { body: await v2View(ctx.engine, row) };
       },
     },
     {
       method: 'DELETE',
       path: `${path}/{enrollment_id}`,
       params: EnrollmentParams,
-      handler(ctx: Ctx) {
+      async handler(ctx: Ctx) {
         const id = ctx.params.enrollment_id!;
-        ctx.transaction(() => deleteEnrollment(ctx.engine, ctx.account!, 2, entity, id));
+        await ctx.transaction(() => deleteEnrollment(ctx.engine, ctx.account!, 2, entity, id));
         return { body: { enrollment_id: id, status: 'success' } };
       },
     },

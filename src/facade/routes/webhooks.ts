@@ -71,6 +71,7 @@ import {
   v2WebhookView,
   checkConnectivity,
   checkTarget,
+  wakeDelivery,
 } from '../../webhooks/index.js';
 import type { Context } from '../../runtime/context.js';
 import { EngineError } from '../../errors.js';
@@ -139,25 +140,27 @@ const v1: Route[] = [
     method: 'POST',
     path: '/v1/webhooks',
     body: v1WebhookAdd,
-    handler(ctx: RouteContext<V1Add>) {
+    async handler(ctx: RouteContext<V1Add>) {
       assertPartner(ctx, ctx.body.partner_id);
       assertTarget(ctx.engine, ctx.body.webhook_url, 'webhook_url');
-      const row = ctx.transaction(() =>
+      const row = await ctx.transaction(() =>
         registerV1Webhook(ctx.engine, ctx.account!, {
           url: ctx.body.webhook_url,
           headers: ctx.body.headers,
           payload_format: ctx.body.payload_format,
         }),
       );
+      // Re-registering re-enables a disabled webhook: its re-queued deliveries go out now it committed.
+      wakeDelivery(ctx.engine);
       return { body: v1WebhookView(row) };
     },
   },
   {
     method: 'GET',
     path: '/v1/webhooks/{partner_id}',
-    handler(ctx: RouteContext) {
+    async handler(ctx: RouteContext) {
       assertPartner(ctx, ctx.params.partner_id!);
-      const row = getV1Webhook(ctx.engine, ctx.account!);
+      const row = await getV1Webhook(ctx.engine, ctx.account!);
       if (!row)
         throw new EngineError('NOT_FOUND', `No webhook registered for partner ${ctx.params.partner_id}`);
       return { body: v1WebhookView(row) };
@@ -166,9 +169,9 @@ const v1: Route[] = [
   {
     method: 'DELETE',
     path: '/v1/webhooks/{partner_id}',
-    handler(ctx: RouteContext) {
+    async handler(ctx: RouteContext) {
       assertPartner(ctx, ctx.params.partner_id!);
-      ctx.transaction(() => deleteV1Webhook(ctx.engine, ctx.account!));
+      await ctx.transaction(() => deleteV1Webhook(ctx.engine, ctx.account!));
       return { body: {} };
     },
   },
@@ -178,7 +181,7 @@ const v1: Route[] = [
     body: v1CheckConnectivity,
     async handler(ctx: RouteContext<{ partner_id: string; simulation?: Simulation | null }>) {
       assertPartner(ctx, ctx.body.partner_id);
-      const row = getV1Webhook(ctx.engine, ctx.account!);
+      const row = await getV1Webhook(ctx.engine, ctx.account!);
       if (!row)
         throw new EngineError('NOT_FOUND', `No webhook registered for partner ${ctx.body.partner_id}`);
       const result = await checkConnectivity(ctx.engine, row, simulationInput(1, ctx.body.simulation));
@@ -192,9 +195,9 @@ const v2: Route[] = [
     method: 'GET',
     path: '/v2/webhooks',
     query: v2WebhookListQuery,
-    handler(ctx: RouteContext<unknown, { status?: WebhookStatus }>) {
+    async handler(ctx: RouteContext<unknown, { status?: WebhookStatus }>) {
       const now = ctx.engine.now();
-      const webhooks = listWebhooks(ctx.engine, ctx.account!, ctx.query.status).map((r) =>
+      const webhooks = (await listWebhooks(ctx.engine, ctx.account!, ctx.query.status)).map((r) =>
         v2WebhookView(r, { now }),
       );
       return { body: { webhooks, total_results: webhooks.length } };
@@ -204,9 +207,9 @@ const v2: Route[] = [
     method: 'POST',
     path: '/v2/webhooks',
     body: v2WebhookCreate,
-    handler(ctx: RouteContext<WebhookBody>) {
+    async handler(ctx: RouteContext<WebhookBody>) {
       assertTarget(ctx.engine, ctx.body.url, 'url');
-      const row = ctx.transaction(() => createWebhook(ctx.engine, ctx.account!, ctx.body));
+      const row = await ctx.transaction(() => createWebhook(ctx.engine, ctx.account!, ctx.body));
       return { status: 201, body: v2WebhookView(row, { withSecret: true, now: ctx.engine.now() }) };
     },
   },
@@ -214,8 +217,8 @@ const v2: Route[] = [
     method: 'GET',
     path: '/v2/webhooks/{webhook_id}',
     params: WebhookParams,
-    handler(ctx: RouteContext) {
-      const row = getWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!);
+    async handler(ctx: RouteContext) {
+      const row = await getWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!);
       return { body: v2WebhookView(row, { now: ctx.engine.now() }) };
     },
   },
@@ -224,11 +227,12 @@ const v2: Route[] = [
     path: '/v2/webhooks/{webhook_id}',
     params: WebhookParams,
     body: v2WebhookPatch,
-    handler(ctx: RouteContext<Partial<WebhookBody>>) {
+    async handler(ctx: RouteContext<Partial<WebhookBody>>) {
       if (ctx.body.url !== undefined) assertTarget(ctx.engine, ctx.body.url, 'url');
-      const row = ctx.transaction(() =>
+      const row = await ctx.transaction(() =>
         updateWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!, ctx.body),
       );
+      if (row.status === 'active') wakeDelivery(ctx.engine); // re-queued deliveries, now committed
       return { body: v2WebhookView(row, { now: ctx.engine.now() }) };
     },
   },
@@ -237,9 +241,11 @@ const v2: Route[] = [
     path: '/v2/webhooks/{webhook_id}',
     params: WebhookParams,
     query: v2WebhookDeleteQuery,
-    handler(ctx: RouteContext<unknown, { force: boolean }>) {
+    async handler(ctx: RouteContext<unknown, { force: boolean }>) {
       const id = ctx.params.webhook_id!;
-      const result = ctx.transaction(() => deleteWebhook(ctx.engine, ctx.account!, id, ctx.query.force));
+      const result = await ctx.transaction(() =>
+        deleteWebhook(ctx.engine, ctx.account!, id, ctx.query.force),
+      );
       return { body: { webhook_id: id, deleted: true, ...result } };
     },
   },
@@ -248,10 +254,10 @@ const v2: Route[] = [
     path: '/v2/webhooks/{webhook_id}/rotate_secret',
     params: WebhookParams,
     // The body is optional, so it is parsed here (a ZodError still answers 422).
-    handler(ctx: RouteContext) {
+    async handler(ctx: RouteContext) {
       const body = v2RotateSecret.parse(ctx.body ?? null);
       const grace = body.grace_period_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
-      const row = ctx.transaction(() =>
+      const row = await ctx.transaction(() =>
         rotateSecret(ctx.engine, ctx.account!, ctx.params.webhook_id!, grace),
       );
       return {
@@ -271,7 +277,7 @@ const v2: Route[] = [
     params: WebhookParams,
     async handler(ctx: RouteContext) {
       const body = v2CheckConnectivity.parse(ctx.body ?? null);
-      const row = getWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!);
+      const row = await getWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!);
       const result = await checkConnectivity(ctx.engine, row, simulationInput(2, body.simulation));
       return { body: { webhook_id: row.webhook_id, ...result }, miss: !result.reachable };
     },

@@ -47,14 +47,12 @@ export async function runRoute(
     charge(operation, units) {
       if (units > 0) pending.push({ operation, units });
     },
-    transaction<T>(fn: () => T): T {
-      return engine.db
-        .transaction(() => {
-          const out = fn();
-          flush();
-          return out;
-        })
-        .immediate();
+    transaction<T>(fn: () => Promise<T>): Promise<T> {
+      return engine.state.transaction(async () => {
+        const out = await fn();
+        flush();
+        return out;
+      });
     },
   };
   const result = await decoded.route.handler(ctx);
