@@ -9,12 +9,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/account/accounts.js';
 import { ingestEvents } from '../src/core/events.js';
 import { openEngine, type Engine, type EngineOptions } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
+import { STATE_AREAS } from '../src/state/areas.js';
+import { openState } from '../src/state/open.js';
+import { postgresDdl, splitStatements } from '../src/state/schema.js';
+import { EVENTS_ACCOUNT_DDL } from '../src/store/sql/webhooks.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../src/webhooks/deliver.js';
 import { claimDeliveries, markDelivered, markRetry } from '../src/webhooks/outbox.js';
 import { verifyXSignature } from '../src/webhooks/signature.js';
@@ -556,5 +562,44 @@ describe.each(STATE_KINDS)('delivery across engines sharing one state (%s)', (ki
     const ids = (rs: Received[]) => rs.map((r) => r.headers['webhook-id'] as string).sort();
     expect(ids(rx.received.slice(2))).toEqual(ids(rx.received.slice(0, 2)));
     expect(await statuses(a)).toEqual(['delivered', 'delivered']);
+  });
+});
+
+describe.each(STATE_KINDS)('webhooks migration (%s)', (kind: StateKind) => {
+  it('adds the lease columns and the once-per-enrollment rule to a store made before them', async () => {
+    // The outbox as versions before leases made it (no lease columns, no uniqueness, no version).
+    const before = EVENTS_ACCOUNT_DDL.replace(/,\s*lease_owner TEXT,\s*lease_until INTEGER/, '').replace(
+      /CREATE UNIQUE INDEX IF NOT EXISTS deliveries_once[^;]*;/,
+      '',
+    );
+    expect(before).not.toMatch(/lease_/);
+    let spec: string;
+    if (kind === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'webhooks-migrate-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      spec = join(dir, 'old.db');
+      const db = new Database(spec);
+      db.exec(before);
+      db.close();
+    } else {
+      spec = (await stateFor(kind))!;
+      const client = new pg.Client({ connectionString: spec });
+      await client.connect();
+      for (const st of splitStatements(postgresDdl(before))) await client.query(st);
+      await client.end();
+    }
+    const state = openState(spec, STATE_AREAS);
+    cleanups.push(() => state.close());
+    await state.ready();
+    const insert = `INSERT INTO deliveries (delivery_id, webhook_rowid, event_id, enrollment_id, payload, status,
+      next_attempt_at, created_at, updated_at) VALUES (?, 1, 'e1', 'en_1', '{}', 'pending', 0, 0, 0)
+      ON CONFLICT (event_id, webhook_rowid, enrollment_id) DO NOTHING`;
+    expect(await state.run(insert, ['msg_1'])).toBe(1);
+    expect(await state.run(insert, ['msg_2'])).toBe(0);
+    expect(await state.get('SELECT lease_owner, lease_until FROM deliveries')).toEqual({
+      lease_owner: null,
+      lease_until: null,
+    });
+    expect(await state.value("SELECT value FROM state_meta WHERE key = 'schema.webhooks'")).toBe('1');
   });
 });
