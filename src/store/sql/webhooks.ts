@@ -11,7 +11,6 @@
  * `lease_until`): one UPDATE takes only rows that are unleased or whose lease ran out, and writes an
  * outcome only while the lease is still its own.
  */
-import type { Dialect, StateMigration } from '../../state/db.js';
 
 /** `last_error` of a delivery whose retries ran out. */
 export const RETRIES_EXHAUSTED = 'retries_exhausted';
@@ -90,7 +89,8 @@ CREATE INDEX IF NOT EXISTS deliveries_webhook ON deliveries (webhook_rowid, stat
  * idempotent (a store made by an older version never held two deliveries of one event for one
  * enrollment: ingest skipped known events).
  */
-export const WEBHOOK_MIGRATIONS: readonly StateMigration[] = [
+// Shaped as `state/db.ts: StateMigration` (the store layer does not import the state layer).
+export const WEBHOOK_MIGRATIONS: readonly { version: number; sqlite: string; postgres: string }[] = [
   {
     version: 1,
     sqlite: `ALTER TABLE deliveries ADD COLUMN lease_owner TEXT;
@@ -173,7 +173,7 @@ const DUE = `d.status = 'pending' AND w.status = 'active' AND d.next_attempt_at 
  * lock) and leaves it out, and `SKIP LOCKED` lets concurrent claimers take different rows rather than
  * queue on the same ones.
  */
-export function claimDeliveriesSql(dialect: Dialect): string {
+export function claimDeliveriesSql(dialect: 'sqlite' | 'postgres'): string {
   return `UPDATE deliveries SET lease_owner = ?, lease_until = ?
       WHERE rowid IN (SELECT d.rowid FROM deliveries d JOIN webhooks w ON w.rowid = d.webhook_rowid
         WHERE ${DUE} ORDER BY d.next_attempt_at, d.rowid LIMIT ?${dialect === 'postgres' ? ' FOR UPDATE OF d SKIP LOCKED' : ''})
