@@ -171,15 +171,17 @@ export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOpti
   }
 
   async function look(): Promise<void> {
+    // A read first: the claim is a write, which an idle worker must not take the store's lock for.
+    let next = await nextDueAt(engine);
     const free = concurrency - inFlight.size;
-    if (free > 0) {
-      const now = clock();
+    const now = clock();
+    if (free > 0 && next !== null && next <= now) {
       for (const row of await claimDeliveries(engine, owner, now, now + leaseMs, free)) {
         // A row still in flight here was re-leased by this worker (its lease ran out mid-send).
         if (!inFlight.has(row.rowid) && alive()) attempt(row);
       }
+      next = await nextDueAt(engine);
     }
-    const next = await nextDueAt(engine);
     if (next !== null && inFlight.size < concurrency)
       schedule_(Math.min(pollMs, Math.max(next - clock(), 0) + 1));
     else schedule_(pollMs, next === null);
