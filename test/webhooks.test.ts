@@ -427,7 +427,7 @@ describe.each(STATE_KINDS)('webhooks (%s state)', (kind: StateKind) => {
       hang = false;
       const second = await fileEngine(file, state);
       const w2 = worker(second);
-      await until(() => rx.received.length === 4);
+      await until(() => rx.received.length === 4, 30_000); // a hang guard: generous on a loaded machine
       await w2.idle();
       const ids = rx.received.map((r) => JSON.parse(r.body).event_id as string);
       expect(ids.slice(2).sort()).toEqual(['evt_1', 'evt_2']);
