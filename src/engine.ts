@@ -87,9 +87,9 @@ export interface Engine extends Context {
   readonly accounts: AccountsApi;
   /**
    * Stores events (validated per type; known `event_id`s are skipped) and queues a webhook delivery for
-   * every enrollment they match, in one transaction.
+   * every enrollment they match, at most once each (a repeated or interrupted ingest never doubles one).
    */
-  ingestEvents(records: unknown[], options?: IngestOptions): IngestReport;
+  ingestEvents(records: unknown[], options?: IngestOptions): Promise<IngestReport>;
   /**
    * Switches the engine to another snapshot file without stopping: opens `path` read-only, builds its
    * indexes off the request path, then switches at once. Requests already running finish on the old
@@ -254,7 +254,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
     get accounts() {
       return accountsApi(engine);
     },
-    ingestEvents(records, ingestOptions) {
+    async ingestEvents(records, ingestOptions) {
       ensureOpen();
       return ingestEvents(engine, records, ingestOptions);
     },

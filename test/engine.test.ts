@@ -77,7 +77,7 @@ describe('engine', () => {
       .prepare('SELECT business_id FROM businesses LIMIT 1')
       .pluck()
       .get() as string;
-    const report = engine.ingestEvents([
+    const report = await engine.ingestEvents([
       {
         event_id: 'e'.repeat(32),
         event_name: 'new_product',

@@ -243,7 +243,7 @@ describe('export during a change', () => {
                 .prepare('SELECT business_id FROM businesses LIMIT 1')
                 .pluck()
                 .get() as string;
-              const report = other.ingestEvents([
+              const report = await other.ingestEvents([
                 {
                   event_id: 'e'.repeat(32),
                   event_name: 'new_product',

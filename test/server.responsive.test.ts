@@ -62,7 +62,7 @@ describe('responsiveness', () => {
     const line = (await readFile(`${DEMO_DIR}/events.jsonl.gz`).then((b) => gunzipSync(b).toString()))
       .split('\n', 1)[0]!
       .replaceAll(/"event_id":"[0-9a-f]{32}"/g, `"event_id":"${'e'.repeat(32)}"`);
-    expect(engine.ingestEvents([JSON.parse(line)]).ingested).toBe(1);
+    expect((await engine.ingestEvents([JSON.parse(line)])).ingested).toBe(1);
     const deadline = Date.now() + 10_000;
     while (warmUps.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(warmUps).toHaveLength(2);

@@ -160,7 +160,7 @@ describe('SSRF guard (allowPrivateTargets off)', () => {
         webhook_id: hook.body.webhook_id,
       });
       const worker = startDeliveryWorker(engine);
-      ingestEvents(engine, [
+      await ingestEvents(engine, [
         {
           event_id: 'x1',
           event_name: 'new_office',

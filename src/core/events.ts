@@ -1,11 +1,11 @@
 /**
- * Events: fetch (the last three months, newest first) and ingest (validated per event type, stored, and
- * matched against enrollments, with every matching delivery written to the outbox in the same
- * transaction). Field and event names follow the caller's version on the way out, whichever spelling was
+ * Events: fetch (the last three months, newest first) and ingest (validated per event type, matched
+ * against enrollments with every matching delivery queued in the state's outbox, then stored in the
+ * snapshot). Field and event names follow the caller's version on the way out, whichever spelling was
  * ingested.
  *
  * @example
- * const report = ingestEvents(engine, [{ event_id: 'e1', event_name: 'new_office', business_id, event_time, data }]);
+ * const report = await ingestEvents(engine, [{ event_id: 'e1', event_name: 'new_office', business_id, event_time, data }]);
  * const events = fetchEvents(engine, { version: 1, entityType: 'business', ids: [business_id], eventTypes: ['new_office'] });
  */
 import type { Context } from '../runtime/context.js';
@@ -186,14 +186,22 @@ export function validateEvent(
 }
 
 /**
- * Stores events and, in the same transaction, one outbox delivery per matching enrollment that has a
- * webhook. Events already stored (same `event_id`) are skipped and never delivered twice.
+ * Stores events in the snapshot and queues, in the state, one outbox delivery per matching enrollment
+ * that has a webhook. Events already stored (same `event_id`) are skipped and never delivered twice.
+ *
+ * The two stores cannot share a transaction, so the order makes a crash between them harmless:
+ * deliveries are queued first (one state transaction, at most once per event × webhook × enrollment:
+ * `ON CONFLICT DO NOTHING`), then the events are stored. A crash after the first step leaves the
+ * events unknown, so ingesting them again matches them again and finds their deliveries queued: none
+ * is lost, none doubled. The other order would lose them (the re-ingest would skip the stored events).
+ * The same holds when two nodes ingest one event. The price: a receiver may be told of an event a
+ * moment before `fetch` serves it.
  */
-export function ingestEvents(
+export async function ingestEvents(
   engine: Context,
   records: Iterable<unknown>,
   options: IngestOptions = {},
-): IngestReport {
+): Promise<IngestReport> {
   const report: IngestReport = { ingested: 0, duplicates: 0, rejected: [], deliveries: 0 };
   const valid: ValidEvent[] = [];
   let index = 0;
@@ -211,26 +219,20 @@ export function ingestEvents(
 
   const s = stmts(engine);
   const now = engine.now();
-  engine.db
-    .transaction(() => {
-      for (const e of valid) {
-        const { changes } = s.insert.run(
-          e.event_id,
-          e.event_name,
-          e.entity_type,
-          e.entity_id,
-          e.event_time,
-          now,
-          docCodec.pack(e.data),
-        );
-        if (changes === 0) {
-          report.duplicates++;
-          continue;
-        }
-        report.ingested++;
-        for (const m of matchEnrollments(engine, e.entity_id, e.event_name)) {
+  // Events this call may store: not in the snapshot yet, first of their id in the batch.
+  const seen = new Set<string>();
+  const fresh = valid.filter((e) => {
+    if (seen.has(e.event_id) || s.known.get(e.event_id) !== undefined) return false;
+    seen.add(e.event_id);
+    return true;
+  });
+
+  if (fresh.length > 0) {
+    await engine.state.transaction(async () => {
+      for (const e of fresh) {
+        for (const m of await matchEnrollments(engine, e.entity_id, e.event_name)) {
           if (m.webhook_rowid === null) continue; // a v1 enrollment before its partner webhook exists
-          enqueueDelivery(
+          const queued = await enqueueDelivery(
             engine,
             m.webhook_rowid,
             m.enrollment_id,
@@ -246,8 +248,26 @@ export function ingestEvents(
             },
             now,
           );
-          report.deliveries++;
+          if (queued) report.deliveries++;
         }
+      }
+    });
+  }
+
+  engine.db
+    .transaction(() => {
+      for (const e of valid) {
+        const { changes } = s.insert.run(
+          e.event_id,
+          e.event_name,
+          e.entity_type,
+          e.entity_id,
+          e.event_time,
+          now,
+          docCodec.pack(e.data),
+        );
+        if (changes === 0) report.duplicates++;
+        else report.ingested++;
       }
       if (report.ingested > 0)
         setMeta(engine.db, 'data_version', String(Number(getMeta(engine.db, 'data_version') ?? '0') + 1));

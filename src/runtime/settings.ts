@@ -55,6 +55,11 @@ export interface WebhookSettings {
   retrySchedule: readonly number[];
   /** DNS resolver for the SSRF guard (tests); default `dns.lookup`. */
   resolver?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+  /**
+   * How long a worker's claim on a delivery lasts, ms of the engine clock (default 60 s): a process
+   * that dies mid-delivery leaves it to another process after this long.
+   */
+  leaseMs: number;
 }
 
 /** About a day in total: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h. */
@@ -116,6 +121,7 @@ export function resolveSettings(options: SettingsOptions): Settings {
       allowPrivateTargets: webhooks.allowPrivateTargets ?? false,
       retrySchedule: webhooks.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
       resolver: webhooks.resolver,
+      leaseMs: webhooks.leaseMs ?? 60_000,
       worker: webhooks.worker !== false,
     },
   };

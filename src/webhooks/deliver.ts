@@ -1,13 +1,21 @@
 /**
- * The webhook delivery worker: reads due rows from the outbox, POSTs them (SSRF-guarded, signed with the
- * live service's `X-Signature` scheme and with Standard Webhooks headers) and records each outcome.
+ * The webhook delivery worker: leases due rows from the outbox, POSTs them (SSRF-guarded, signed with
+ * the live service's `X-Signature` scheme and with Standard Webhooks headers) and records each outcome.
+ *
+ * Exactly once across processes: any number of workers (the processes of one `serve`, nodes sharing
+ * one PostgreSQL) claim due rows with a lease owned by their engine instance (`claimDeliveries`: one
+ * UPDATE that only takes rows never leased or whose lease ran out), so a delivery is sent by one
+ * worker at a time; an outcome is written only while the lease is still the writer's. A worker that
+ * dies mid-delivery leaves its lease to run out (`webhooks.leaseMs`, longer than a request's
+ * timeout); another worker then takes the delivery over and sends it again (the receiver sees the same
+ * `webhook-id`). A worker that stops cleanly gives its leases back at once.
  *
  * At-least-once: a delivery keeps its `event_id` and `webhook-id` on every attempt; timeouts, network
  * errors, 5xx, 408 and 429 are retried on `retrySchedule` (each delay with equal jitter, `Retry-After`
  * honoured up to six hours); other answers are final. A delivery whose schedule runs out is `failed` and
  * disables its webhook; the webhook's other deliveries wait, and all of them resume when it is enabled
  * again. Nothing blocks the event loop: one timer, and requests in flight up to `concurrency`. A stopped
- * worker aborts its requests and leaves their rows pending, so the next worker (after a restart) resends.
+ * worker aborts its requests and leaves their rows pending, so the next worker resends them.
  *
  * @example
  * const worker = startDeliveryWorker(engine, { retrySchedule: [50, 100, 200] });
@@ -17,11 +25,12 @@
 import type { Context } from '../runtime/context.js';
 import {
   RETRIES_EXHAUSTED,
-  dueDeliveries,
+  claimDeliveries,
   markDelivered,
   markFailed,
   markRetry,
   nextDueAt,
+  releaseLease,
   type DeliveryRow,
 } from './outbox.js';
 import { disableWebhook, webhookByRowid, webhookSettings } from './registry.js';
@@ -46,6 +55,11 @@ export interface DeliveryWorkerOptions {
   resolver?: Resolver;
   /** Longest sleep between two looks at the outbox, even when nothing is due; default 30 s. */
   pollMs?: number;
+  /**
+   * How long a claimed delivery stays this worker's (engine clock, ms); default the engine's
+   * `webhooks.leaseMs` (60 s), never less than `timeoutMs` + 1 s.
+   */
+  leaseMs?: number;
 }
 
 export interface DeliveryWorker {
@@ -71,7 +85,13 @@ export function retryAfterMs(value: string | null, now: number): number | null {
 
 const MAX_RETRY_AFTER_MS = 6 * 3_600_000;
 
-/** Starts a worker for `engine`; it first resumes every pending delivery left by an earlier process. */
+/** How much longer than one request's timeout a lease lasts at least (the outcome's write included). */
+const LEASE_MARGIN_MS = 1_000;
+
+/**
+ * Starts a worker for `engine`; it first resumes every pending delivery left by an earlier process
+ * (or leased by a process that died, once its lease ends).
+ */
 export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const settings = webhookSettings(engine);
   const schedule = options.retrySchedule ?? settings.retrySchedule;
@@ -81,11 +101,16 @@ export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOpti
   const clock = options.clock ?? (() => engine.now());
   const random = options.random ?? Math.random;
   const pollMs = options.pollMs ?? 30_000;
+  // A lease outlives the request it covers, so a live owner never loses a delivery it is sending.
+  const leaseMs = Math.max(options.leaseMs ?? settings.leaseMs, timeoutMs + LEASE_MARGIN_MS);
+  const owner = engine.instance;
 
-  const inFlight = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  const inFlight = new Map<number, { controller: AbortController; done: Promise<void>; sent: boolean }>();
   let timer: NodeJS.Timeout | null = null;
   let timerAt = Infinity;
   let stopped = false;
+  let ticking = false;
+  let tickAgain = false;
   let idleWaiters: (() => void)[] = [];
 
   const alive = () => !stopped && !engine.closed;
@@ -101,69 +126,99 @@ export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOpti
       () => {
         timer = null;
         timerAt = Infinity;
-        tick();
+        void tick();
       },
       Math.max(0, delay),
     );
     if (poll) timer.unref();
   }
 
-  function checkIdle(): void {
-    if (idleWaiters.length === 0) return;
-    if (inFlight.size > 0) return;
-    if (alive() && nextDueAt(engine) !== null) return;
+  async function checkIdle(): Promise<void> {
+    if (idleWaiters.length === 0 || inFlight.size > 0 || ticking) return;
+    if (alive()) {
+      try {
+        if ((await nextDueAt(engine)) !== null) return;
+      } catch {
+        /* the store is gone: nothing more will be sent by this worker */
+      }
+      if (inFlight.size > 0 || ticking) return;
+    }
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const w of waiters) w();
   }
 
-  function tick(): void {
+  /** One look at the outbox at a time; a wake during a look runs another after it. */
+  async function tick(): Promise<void> {
     if (!alive()) return;
-    const now = clock();
-    const free = concurrency - inFlight.size;
-    if (free > 0) {
-      for (const row of dueDeliveries(engine, now, free + inFlight.size)) {
-        if (inFlight.size >= concurrency) break;
-        if (!inFlight.has(row.rowid)) attempt(row);
-      }
+    if (ticking) {
+      tickAgain = true;
+      return;
     }
-    const next = nextDueAt(engine);
+    ticking = true;
+    try {
+      do {
+        tickAgain = false;
+        await look();
+      } while (tickAgain && alive());
+    } catch {
+      // The state store failed (unreachable, closing): look again at the next poll.
+      schedule_(Math.min(pollMs, 1_000));
+    } finally {
+      ticking = false;
+    }
+    await checkIdle();
+  }
+
+  async function look(): Promise<void> {
+    // A read first: the claim is a write, which an idle worker must not take the store's lock for.
+    let next = await nextDueAt(engine);
+    const free = concurrency - inFlight.size;
+    const now = clock();
+    if (free > 0 && next !== null && next <= now) {
+      for (const row of await claimDeliveries(engine, owner, now, now + leaseMs, free)) {
+        // A row still in flight here was re-leased by this worker (its lease ran out mid-send).
+        if (!inFlight.has(row.rowid) && alive()) attempt(row);
+      }
+      next = await nextDueAt(engine);
+    }
     if (next !== null && inFlight.size < concurrency)
       schedule_(Math.min(pollMs, Math.max(next - clock(), 0) + 1));
     else schedule_(pollMs, next === null);
-    checkIdle();
   }
 
   function attempt(row: DeliveryRow): void {
-    const webhook = webhookByRowid(engine, row.webhook_rowid);
-    if (!webhook) return;
     const controller = new AbortController();
-    const done = sendToWebhook({
-      webhook,
-      msgId: row.delivery_id,
-      payloadJson: row.payload,
-      now: clock(),
-      timeoutMs,
-      allowPrivateTargets,
-      resolver: options.resolver ?? settings.resolver,
-      signal: controller.signal,
-    })
-      .then((outcome) => {
-        if (outcome.kind === 'aborted' || !alive()) return; // stays pending: resent after a restart
-        record(row, outcome);
-      })
+    const flight = { controller, done: Promise.resolve(), sent: false };
+    flight.done = (async () => {
+      const webhook = await webhookByRowid(engine, row.webhook_rowid);
+      if (!webhook) return;
+      const outcome = await sendToWebhook({
+        webhook,
+        msgId: row.delivery_id,
+        payloadJson: row.payload,
+        now: clock(),
+        timeoutMs,
+        allowPrivateTargets,
+        resolver: options.resolver ?? settings.resolver,
+        signal: controller.signal,
+      });
+      if (outcome.kind === 'aborted' || !alive()) return; // stays pending: resent after its lease is given back
+      flight.sent = true;
+      await record(row, outcome);
+    })()
       .catch(() => {
-        /* an outcome that cannot be recorded (engine closed) leaves the row pending */
+        /* an outcome that cannot be recorded (store closed) leaves the row pending, resent after its lease */
       })
       .finally(() => {
         inFlight.delete(row.rowid);
-        if (alive()) setImmediate(tick);
-        else checkIdle();
+        if (alive()) setImmediate(() => void tick());
+        else void checkIdle();
       });
-    inFlight.set(row.rowid, { controller, done });
+    inFlight.set(row.rowid, flight);
   }
 
-  function record(row: DeliveryRow, outcome: Exclude<PostOutcome, { kind: 'aborted' }>): void {
+  async function record(row: DeliveryRow, outcome: Exclude<PostOutcome, { kind: 'aborted' }>): Promise<void> {
     const now = clock();
     let code: number | null = null;
     let error: string;
@@ -173,7 +228,7 @@ export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOpti
       case 'response':
         code = outcome.status;
         if (code >= 200 && code < 300) {
-          markDelivered(engine, row.rowid, code, now);
+          await markDelivered(engine, owner, row.rowid, code, now);
           return;
         }
         retryable = code >= 500 || code === 429 || code === 408;
@@ -194,22 +249,21 @@ export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOpti
         break;
     }
     if (!retryable) {
-      markFailed(engine, row.rowid, code, error, now);
+      await markFailed(engine, owner, row.rowid, code, error, now);
       return;
     }
     const base = schedule[row.attempts];
     if (base === undefined) {
-      engine.db
-        .transaction(() => {
-          markFailed(engine, row.rowid, code, RETRIES_EXHAUSTED, now);
-          disableWebhook(engine, row.webhook_rowid, 'delivery_failures');
-        })
-        .immediate();
+      await engine.state.transaction(async () => {
+        // Only the lease holder's verdict disables the webhook.
+        if (await markFailed(engine, owner, row.rowid, code, RETRIES_EXHAUSTED, now))
+          await disableWebhook(engine, row.webhook_rowid, 'delivery_failures');
+      });
       return;
     }
     const jittered = base / 2 + random() * (base / 2);
     const delay = Math.max(jittered, Math.min(hint ?? 0, MAX_RETRY_AFTER_MS));
-    markRetry(engine, row.rowid, now + Math.round(delay), code, error, now);
+    await markRetry(engine, owner, row.rowid, now + Math.round(delay), code, error, now);
   }
 
   const worker: DeliveryWorker = {
@@ -220,7 +274,7 @@ export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOpti
       return new Promise<void>((resolve) => {
         idleWaiters.push(resolve);
         if (alive()) schedule_(0);
-        else checkIdle();
+        else void checkIdle();
       });
     },
     async stop() {
@@ -229,8 +283,17 @@ export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOpti
       if (timer) clearTimeout(timer);
       timer = null;
       registerWaker(engine, null);
-      for (const { controller } of inFlight.values()) controller.abort();
-      await Promise.allSettled([...inFlight.values()].map((f) => f.done));
+      // Give back the leases of requests cut short, so the next worker (here after a restart, or on
+      // another node) resends them at once rather than when the lease ends. Issued before anything is
+      // awaited: the embedded store runs them now, even when the engine closes right after. Rows whose
+      // answer came keep their lease until their outcome is written.
+      const released: Promise<unknown>[] = [];
+      for (const [rowid, flight] of inFlight) {
+        if (flight.sent) continue;
+        flight.controller.abort();
+        released.push(releaseLease(engine, owner, rowid).catch(() => {}));
+      }
+      await Promise.allSettled([...[...inFlight.values()].map((f) => f.done), ...released]);
       const waiters = idleWaiters;
       idleWaiters = [];
       for (const w of waiters) w();

@@ -6,7 +6,7 @@
  * v1 names. Another account's enrollment is reported as not found.
  *
  * @example
- * createEnrollment(engine, account, { version: 1, entityType: 'business', enrollmentKey: 'acme',
+ * await createEnrollment(engine, account, { version: 1, entityType: 'business', enrollmentKey: 'acme',
  *   eventTypes: ['new_office'], ids: ['0f…'] });
  */
 import type { Context } from '../runtime/context.js';
@@ -16,7 +16,7 @@ import type { EntityType } from '../schemas/enums.js';
 import type { ApiVersion } from '../schemas/events.js';
 import { eventNameFor, idsField } from '../schemas/events.js';
 import { getWebhook } from './registry.js';
-import { enrollmentStatements, type EnrollmentStatements } from '../store/sql/webhooks.js';
+import { ENROLLMENT_SQL } from '../store/sql/webhooks.js';
 
 export interface EnrollmentRow {
   rowid: number;
@@ -43,9 +43,7 @@ export interface EnrollmentMatch {
   webhook_rowid: number | null;
 }
 
-type Statements = EnrollmentStatements;
-const statementsOf = enrollmentStatements;
-const stmts = (engine: Context) => statementsOf(engine.db);
+const SQL = ENROLLMENT_SQL;
 
 export interface EnrollmentInput {
   version: ApiVersion;
@@ -58,41 +56,59 @@ export interface EnrollmentInput {
   webhookId?: string;
 }
 
-function writeTargets(s: Statements, rowid: number | bigint, ids: string[], eventTypes: string[]): void {
-  s.clearTargets.run(rowid);
-  for (const id of ids) for (const name of eventTypes) s.addTarget.run(id, name, rowid);
+async function writeTargets(
+  engine: Context,
+  rowid: number,
+  ids: string[],
+  eventTypes: string[],
+): Promise<void> {
+  await engine.state.run(SQL.clearTargets, [rowid]);
+  for (const id of ids)
+    for (const name of eventTypes) await engine.state.run(SQL.addTarget, [id, name, rowid]);
 }
 
 /** Creates an enrollment (a v2 one must name a webhook of the same account: 404 otherwise). */
-export function createEnrollment(engine: Context, account: Account, input: EnrollmentInput): EnrollmentRow {
-  const s = stmts(engine);
-  const webhookRowid = input.version === 2 ? getWebhook(engine, account, input.webhookId ?? '').rowid : null;
-  const { lastInsertRowid } = s.insert.run({
-    enrollment_id: engine.newId('en', 8),
-    account_id: account.account_id,
-    partner_id: account.partner_id,
-    api_version: input.version,
-    entity_type: input.entityType,
-    enrollment_key: input.enrollmentKey,
-    event_types: JSON.stringify(input.eventTypes),
-    entity_ids: JSON.stringify(input.ids),
-    webhook_rowid: webhookRowid,
-    now: engine.now(),
+export function createEnrollment(
+  engine: Context,
+  account: Account,
+  input: EnrollmentInput,
+): Promise<EnrollmentRow> {
+  return engine.state.transaction(async () => {
+    const webhookRowid =
+      input.version === 2 ? (await getWebhook(engine, account, input.webhookId ?? '')).rowid : null;
+    const now = engine.now();
+    const row = (await engine.state.get<EnrollmentRow>(SQL.insert, [
+      engine.newId('en', 8),
+      account.account_id,
+      account.partner_id,
+      input.version,
+      input.entityType,
+      input.enrollmentKey,
+      JSON.stringify(input.eventTypes),
+      JSON.stringify(input.ids),
+      webhookRowid,
+      now,
+      now,
+    ]))!;
+    await writeTargets(engine, row.rowid, input.ids, input.eventTypes);
+    return row;
   });
-  writeTargets(s, lastInsertRowid, input.ids, input.eventTypes);
-  return s.byRowid.get(lastInsertRowid) as EnrollmentRow;
 }
 
 /** One enrollment of the account in this version and entity type, or 404. */
-export function getEnrollment(
+export async function getEnrollment(
   engine: Context,
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
   enrollmentId: string,
-): EnrollmentRow {
-  const row = stmts(engine).byId.get(enrollmentId, account.account_id, version, entityType) as
-    EnrollmentRow | undefined;
+): Promise<EnrollmentRow> {
+  const row = await engine.state.get<EnrollmentRow>(SQL.byId, [
+    enrollmentId,
+    account.account_id,
+    version,
+    entityType,
+  ]);
   if (!row) throw new EngineError('NOT_FOUND', `Enrollment ${enrollmentId} not found`);
   return row;
 }
@@ -102,8 +118,8 @@ export function listEnrollments(
   account: Account,
   version: ApiVersion,
   entityType: EntityType,
-): EnrollmentRow[] {
-  return stmts(engine).list.all(account.account_id, version, entityType) as EnrollmentRow[];
+): Promise<EnrollmentRow[]> {
+  return engine.state.all<EnrollmentRow>(SQL.list, [account.account_id, version, entityType]);
 }
 
 export interface EnrollmentPatch {
@@ -121,25 +137,26 @@ export function updateEnrollment(
   entityType: EntityType,
   enrollmentId: string,
   patch: EnrollmentPatch,
-): EnrollmentRow {
-  const s = stmts(engine);
-  const row = getEnrollment(engine, account, version, entityType, enrollmentId);
-  const eventTypes = patch.eventTypes ?? (JSON.parse(row.event_types) as string[]);
-  const ids = patch.ids ?? (JSON.parse(row.entity_ids) as string[]);
-  const webhookRowid =
-    version === 2 && patch.webhookId !== undefined
-      ? getWebhook(engine, account, patch.webhookId).rowid
-      : row.webhook_rowid;
-  s.update.run({
-    rowid: row.rowid,
-    enrollment_key: patch.enrollmentKey ?? row.enrollment_key,
-    event_types: JSON.stringify(eventTypes),
-    entity_ids: JSON.stringify(ids),
-    webhook_rowid: webhookRowid,
-    now: engine.now(),
+): Promise<EnrollmentRow> {
+  return engine.state.transaction(async () => {
+    const row = await getEnrollment(engine, account, version, entityType, enrollmentId);
+    const eventTypes = patch.eventTypes ?? (JSON.parse(row.event_types) as string[]);
+    const ids = patch.ids ?? (JSON.parse(row.entity_ids) as string[]);
+    const webhookRowid =
+      version === 2 && patch.webhookId !== undefined
+        ? (await getWebhook(engine, account, patch.webhookId)).rowid
+        : row.webhook_rowid;
+    const updated = (await engine.state.get<EnrollmentRow>(SQL.update, [
+      patch.enrollmentKey ?? row.enrollment_key,
+      JSON.stringify(eventTypes),
+      JSON.stringify(ids),
+      webhookRowid,
+      engine.now(),
+      row.rowid,
+    ]))!;
+    if (patch.eventTypes || patch.ids) await writeTargets(engine, row.rowid, ids, eventTypes);
+    return updated;
   });
-  if (patch.eventTypes || patch.ids) writeTargets(s, row.rowid, ids, eventTypes);
-  return s.byRowid.get(row.rowid) as EnrollmentRow;
 }
 
 /** Deletes an enrollment (404 when it is not the account's); its targets go with it. */
@@ -149,16 +166,21 @@ export function deleteEnrollment(
   version: ApiVersion,
   entityType: EntityType,
   enrollmentId: string,
-): void {
-  const s = stmts(engine);
-  const row = getEnrollment(engine, account, version, entityType, enrollmentId);
-  s.clearTargets.run(row.rowid);
-  s.remove.run(row.rowid);
+): Promise<void> {
+  return engine.state.transaction(async () => {
+    const row = await getEnrollment(engine, account, version, entityType, enrollmentId);
+    await engine.state.run(SQL.clearTargets, [row.rowid]);
+    await engine.state.run(SQL.remove, [row.rowid]);
+  });
 }
 
 /** Enrollments that an event of `eventName` (stored name) about `entityId` matches. */
-export function matchEnrollments(engine: Context, entityId: string, eventName: string): EnrollmentMatch[] {
-  return stmts(engine).match.all(entityId, eventName) as EnrollmentMatch[];
+export function matchEnrollments(
+  engine: Context,
+  entityId: string,
+  eventName: string,
+): Promise<EnrollmentMatch[]> {
+  return engine.state.all<EnrollmentMatch>(SQL.match, [entityId, eventName]);
 }
 
 /** The enrollment record a caller of `version` sees (event types under that version's names). */

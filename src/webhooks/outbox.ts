@@ -1,12 +1,14 @@
 /**
- * The durable delivery outbox. A delivery is written in the same transaction as the event that caused
- * it, so an event is never stored without its deliveries (nor the reverse). The worker
- * (`deliver.ts`) reads due rows, and records each attempt's outcome here. A delivery is
- * `pending` until it is `delivered`, `failed` (a permanent answer, or retries ran out) or `cancelled`
- * (its webhook was deleted). Pending rows survive restarts: a new worker picks them up.
+ * The durable delivery outbox, in the state store. A delivery is queued before the event that caused
+ * it is stored in the snapshot, at most once per (event, webhook, enrollment), so a crash between the
+ * two and a re-ingest neither loses nor doubles it (`core/events.ts`). Workers (`deliver.ts`, any
+ * number, in any process sharing the state) lease due rows and record each attempt's outcome here,
+ * while their lease holds. A delivery is `pending` until it is `delivered`, `failed` (a permanent
+ * answer, or retries ran out) or `cancelled` (its webhook was deleted). Pending rows survive restarts
+ * and dead owners: another worker takes a row over once its lease ends.
  */
 import type { Context } from '../runtime/context.js';
-import { outboxStatements } from '../store/sql/webhooks.js';
+import { OUTBOX_SQL, claimDeliveriesSql } from '../store/sql/webhooks.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 /** `last_error` of a delivery whose retry schedule ran out (re-queued when its webhook is re-enabled). */
@@ -39,22 +41,26 @@ export interface DeliveryRow {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  /** The engine instance (`ctx.instance`) whose worker holds the delivery, until `lease_until`. */
+  lease_owner: string | null;
+  lease_until: number | null;
 }
 
-const statementsOf = outboxStatements;
-const stmts = (engine: Context) => statementsOf(engine.db);
+const SQL = OUTBOX_SQL;
 
-/** Writes one pending delivery (call inside the transaction that stores the event). */
-export function enqueueDelivery(
+/**
+ * Queues one pending delivery, at most once per (event, webhook, enrollment): resolves to false when
+ * it was already queued (an ingest repeated after a crash, or the same event ingested by two nodes).
+ */
+export async function enqueueDelivery(
   engine: Context,
   webhookRowid: number,
-  enrollmentId: string | null,
+  enrollmentId: string,
   payload: DeliveryPayload,
   now: number,
-): string {
-  const deliveryId = engine.newId('msg', 12);
-  stmts(engine).insert.run(
-    deliveryId,
+): Promise<boolean> {
+  const changed = await engine.state.run(SQL.insert, [
+    engine.newId('msg', 12),
     webhookRowid,
     payload.event_id,
     enrollmentId,
@@ -62,57 +68,91 @@ export function enqueueDelivery(
     now,
     now,
     now,
-  );
-  return deliveryId;
+  ]);
+  return changed > 0;
 }
 
-/** Pending deliveries of active webhooks that are due at `now`, oldest first. */
-export function dueDeliveries(engine: Context, now: number, limit: number): DeliveryRow[] {
-  return stmts(engine).due.all(now, limit) as DeliveryRow[];
-}
-
-/** When the next pending delivery of an active webhook is due (null when there is none). */
-export function nextDueAt(engine: Context): number | null {
-  return (stmts(engine).nextDue.get() as number | null) ?? null;
-}
-
-export function deliveryByRowid(engine: Context, rowid: number): DeliveryRow | undefined {
-  return stmts(engine).byRowid.get(rowid) as DeliveryRow | undefined;
-}
-
-export function deliveriesOfWebhook(engine: Context, webhookRowid: number): DeliveryRow[] {
-  return stmts(engine).ofWebhook.all(webhookRowid) as DeliveryRow[];
-}
-
-export function markDelivered(engine: Context, rowid: number, code: number, now: number): void {
-  stmts(engine).delivered.run({ rowid, code, now });
-}
-
-export function markRetry(
+/**
+ * Leases up to `limit` deliveries that are due at `now` (pending, of an active webhook, never leased or
+ * their lease ran out) to `owner` until `leaseUntil`, oldest first. No two claimers get one row.
+ */
+export function claimDeliveries(
   engine: Context,
+  owner: string,
+  now: number,
+  leaseUntil: number,
+  limit: number,
+): Promise<DeliveryRow[]> {
+  return engine.state.all<DeliveryRow>(claimDeliveriesSql(engine.state.dialect), [
+    owner,
+    leaseUntil,
+    now,
+    now,
+    limit,
+    now,
+  ]);
+}
+
+/** Gives back `owner`'s lease on a pending delivery (a worker stopping cleanly). */
+export function releaseLease(engine: Context, owner: string, rowid: number): Promise<number> {
+  return engine.state.run(SQL.release, [rowid, owner]);
+}
+
+/** When the next pending delivery of an active webhook can be claimed (null when there is none). */
+export async function nextDueAt(engine: Context): Promise<number | null> {
+  const v = await engine.state.value<number | null>(SQL.nextDue);
+  return v === null || v === undefined ? null : Number(v);
+}
+
+export function deliveryByRowid(engine: Context, rowid: number): Promise<DeliveryRow | undefined> {
+  return engine.state.get<DeliveryRow>(SQL.byRowid, [rowid]);
+}
+
+export function deliveriesOfWebhook(engine: Context, webhookRowid: number): Promise<DeliveryRow[]> {
+  return engine.state.all<DeliveryRow>(SQL.ofWebhook, [webhookRowid]);
+}
+
+/**
+ * Outcomes: each is written only while `owner` still holds the lease, and resolves to whether it was
+ * (false: the lease ran out and another worker took the delivery over; its outcome counts).
+ */
+export async function markDelivered(
+  engine: Context,
+  owner: string,
+  rowid: number,
+  code: number,
+  now: number,
+): Promise<boolean> {
+  return (await engine.state.run(SQL.delivered, [now, code, now, rowid, owner])) > 0;
+}
+
+export async function markRetry(
+  engine: Context,
+  owner: string,
   rowid: number,
   next: number,
   code: number | null,
   error: string,
   now: number,
-) {
-  stmts(engine).retry.run({ rowid, next, code, error, now });
+): Promise<boolean> {
+  return (await engine.state.run(SQL.retry, [next, now, code, error, now, rowid, owner])) > 0;
 }
 
-export function markFailed(
+export async function markFailed(
   engine: Context,
+  owner: string,
   rowid: number,
   code: number | null,
   error: string,
   now: number,
-): void {
-  stmts(engine).failed.run({ rowid, code, error, now });
+): Promise<boolean> {
+  return (await engine.state.run(SQL.failed, [now, code, error, now, rowid, owner])) > 0;
 }
 
 /**
  * Puts back the deliveries whose retries ran out, when their webhook is active again (the caller
  * wakes the delivery worker: `wake.ts`).
  */
-export function requeueExhausted(engine: Context, webhookRowid: number, now: number): number {
-  return stmts(engine).requeue.run({ webhook: webhookRowid, now }).changes;
+export function requeueExhausted(engine: Context, webhookRowid: number, now: number): Promise<number> {
+  return engine.state.run(SQL.requeue, [now, now, webhookRowid]);
 }

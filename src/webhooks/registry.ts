@@ -2,11 +2,12 @@
  * Webhooks: the v1 partner-level webhook (one per account, re-registering replaces it and issues a new
  * secret) and the v2 multi-webhooks (at most 10 per account, status, rotation with a grace period).
  * Every function takes the engine first and the authenticated account; another account's webhook is
- * reported as not found, never shown. Callers run the writes inside the request transaction.
+ * reported as not found, never shown. Every write is one state transaction (joining the request's
+ * `ctx.transaction` when there is one).
  *
  * @example
- * const hook = createWebhook(engine, account, { url: 'https://example.com/hook' });
- * rotateSecret(engine, account, hook.webhook_id, 3600); // old secret still signs for an hour
+ * const hook = await createWebhook(engine, account, { url: 'https://example.com/hook' });
+ * await rotateSecret(engine, account, hook.webhook_id, 3600); // old secret still signs for an hour
  */
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../runtime/context.js';
@@ -14,8 +15,7 @@ import { EngineError } from '../errors.js';
 import type { Account } from '../account/types.js';
 import type { PayloadFormat, WebhookStatus } from '../schemas/events.js';
 import { requeueExhausted } from './outbox.js';
-import { wakeDelivery } from './wake.js';
-import { webhookStatements } from '../store/sql/webhooks.js';
+import { WEBHOOK_SQL } from '../store/sql/webhooks.js';
 import type { WebhookSettings } from '../runtime/settings.js';
 
 /** v2 webhooks per account. */
@@ -62,8 +62,7 @@ export interface WebhookRow {
   updated_at: number;
 }
 
-const statementsOf = webhookStatements;
-const stmts = (engine: Context) => statementsOf(engine.db);
+const SQL = WEBHOOK_SQL;
 
 export interface WebhookInput {
   url: string;
@@ -75,76 +74,90 @@ export interface WebhookInput {
 }
 
 /** Creates a v2 webhook (409 beyond `MAX_WEBHOOKS`); the row carries the generated secret. */
-export function createWebhook(engine: Context, account: Account, input: WebhookInput): WebhookRow {
-  const s = stmts(engine);
-  if ((s.countV2.get(account.account_id) as number) >= MAX_WEBHOOKS) {
-    throw new EngineError('CONFLICT', `A tenant may hold at most ${MAX_WEBHOOKS} webhooks`);
-  }
-  const status = input.status ?? 'active';
-  const { lastInsertRowid } = s.insert.run({
-    webhook_id: engine.newId('wh', 12),
-    account_id: account.account_id,
-    partner_id: account.partner_id,
-    api_version: 2,
-    name: input.name ?? null,
-    description: input.description ?? null,
-    url: input.url,
-    headers: JSON.stringify(input.headers ?? []),
-    payload_format: input.payload_format ?? 'json',
-    status,
-    disabled_reason: status === 'disabled' ? 'user' : null,
-    secret: generateSecret(),
-    now: engine.now(),
+export function createWebhook(engine: Context, account: Account, input: WebhookInput): Promise<WebhookRow> {
+  // One transaction: the count and the insert must not interleave with another create.
+  return engine.state.transaction(async () => {
+    const count = Number((await engine.state.value(SQL.countV2, [account.account_id])) ?? 0);
+    if (count >= MAX_WEBHOOKS) {
+      throw new EngineError('CONFLICT', `A tenant may hold at most ${MAX_WEBHOOKS} webhooks`);
+    }
+    const status = input.status ?? 'active';
+    const now = engine.now();
+    return (await engine.state.get<WebhookRow>(SQL.insert, [
+      engine.newId('wh', 12),
+      account.account_id,
+      account.partner_id,
+      2,
+      input.name ?? null,
+      input.description ?? null,
+      input.url,
+      JSON.stringify(input.headers ?? []),
+      input.payload_format ?? 'json',
+      status,
+      status === 'disabled' ? 'user' : null,
+      generateSecret(),
+      now,
+      now,
+    ]))!;
   });
-  return s.byRowid.get(lastInsertRowid) as WebhookRow;
 }
 
 /** A v2 webhook of the account, or 404. */
-export function getWebhook(engine: Context, account: Account, webhookId: string): WebhookRow {
-  const row = stmts(engine).byId.get(webhookId, account.account_id) as WebhookRow | undefined;
+export async function getWebhook(engine: Context, account: Account, webhookId: string): Promise<WebhookRow> {
+  const row = await engine.state.get<WebhookRow>(SQL.byId, [webhookId, account.account_id]);
   if (!row) throw new EngineError('NOT_FOUND', `Webhook ${webhookId} not found`);
   return row;
 }
 
-export function webhookByRowid(engine: Context, rowid: number): WebhookRow | undefined {
-  return stmts(engine).byRowid.get(rowid) as WebhookRow | undefined;
+export function webhookByRowid(engine: Context, rowid: number): Promise<WebhookRow | undefined> {
+  return engine.state.get<WebhookRow>(SQL.byRowid, [rowid]);
 }
 
-export function listWebhooks(engine: Context, account: Account, status?: WebhookStatus): WebhookRow[] {
-  const rows = stmts(engine).list.all(account.account_id) as WebhookRow[];
+export async function listWebhooks(
+  engine: Context,
+  account: Account,
+  status?: WebhookStatus,
+): Promise<WebhookRow[]> {
+  const rows = await engine.state.all<WebhookRow>(SQL.list, [account.account_id]);
   return status ? rows.filter((r) => r.status === status) : rows;
 }
 
-/** Re-queues the deliveries that ran out of retries and wakes the worker to send them. */
-function resumeDeliveries(engine: Context, webhookRowid: number, now: number): void {
-  requeueExhausted(engine, webhookRowid, now);
-  wakeDelivery(engine);
+/**
+ * Re-queues the deliveries that ran out of retries. The caller wakes the delivery worker once its
+ * transaction has committed (`wakeDelivery`): a worker woken earlier would not see the rows yet.
+ */
+async function resumeDeliveries(engine: Context, webhookRowid: number, now: number): Promise<void> {
+  await requeueExhausted(engine, webhookRowid, now);
 }
 
-/** Applies a partial update; re-enabling resumes the deliveries that waited or ran out of retries. */
+/**
+ * Applies a partial update; re-enabling resumes the deliveries that waited or ran out of retries (wake
+ * the worker after the commit).
+ */
 export function updateWebhook(
   engine: Context,
   account: Account,
   webhookId: string,
   patch: Partial<WebhookInput>,
-): WebhookRow {
-  const s = stmts(engine);
-  const row = getWebhook(engine, account, webhookId);
-  const status = patch.status ?? row.status;
-  const now = engine.now();
-  s.update.run({
-    rowid: row.rowid,
-    name: patch.name !== undefined ? patch.name : row.name,
-    description: patch.description !== undefined ? patch.description : row.description,
-    url: patch.url ?? row.url,
-    headers: patch.headers !== undefined ? JSON.stringify(patch.headers ?? []) : row.headers,
-    payload_format: patch.payload_format ?? row.payload_format,
-    status,
-    disabled_reason: status === 'active' ? null : patch.status === 'disabled' ? 'user' : row.disabled_reason,
-    now,
+): Promise<WebhookRow> {
+  return engine.state.transaction(async () => {
+    const row = await getWebhook(engine, account, webhookId);
+    const status = patch.status ?? row.status;
+    const now = engine.now();
+    const updated = (await engine.state.get<WebhookRow>(SQL.update, [
+      patch.name !== undefined ? patch.name : row.name,
+      patch.description !== undefined ? patch.description : row.description,
+      patch.url ?? row.url,
+      patch.headers !== undefined ? JSON.stringify(patch.headers ?? []) : row.headers,
+      patch.payload_format ?? row.payload_format,
+      status,
+      status === 'active' ? null : patch.status === 'disabled' ? 'user' : row.disabled_reason,
+      now,
+      row.rowid,
+    ]))!;
+    if (status === 'active' && row.status !== 'active') await resumeDeliveries(engine, row.rowid, now);
+    return updated;
   });
-  if (status === 'active' && row.status !== 'active') resumeDeliveries(engine, row.rowid, now);
-  return s.byRowid.get(row.rowid) as WebhookRow;
 }
 
 export interface DeleteWebhookResult {
@@ -161,21 +174,24 @@ export function deleteWebhook(
   account: Account,
   webhookId: string,
   force: boolean,
-): DeleteWebhookResult {
-  const s = stmts(engine);
-  const row = getWebhook(engine, account, webhookId);
-  const enrollmentIds = s.enrollmentsOf.all(row.rowid) as string[];
-  if (enrollmentIds.length > 0 && !force) {
-    throw new EngineError(
-      'CONFLICT',
-      `Webhook ${webhookId} is used by ${enrollmentIds.length} enrollment(s); delete them first or pass force=true`,
-      { detail: { enrollment_ids: enrollmentIds } },
-    );
-  }
-  s.removeEnrollments.run(row.rowid);
-  const cancelled = s.cancelDeliveries.run(engine.now(), row.rowid).changes;
-  s.remove.run(row.rowid);
-  return { deleted_enrollment_ids: enrollmentIds, cancelled_deliveries: cancelled };
+): Promise<DeleteWebhookResult> {
+  return engine.state.transaction(async () => {
+    const row = await getWebhook(engine, account, webhookId);
+    const enrollmentIds = (
+      await engine.state.all<{ enrollment_id: string }>(SQL.enrollmentsOf, [row.rowid])
+    ).map((r) => r.enrollment_id);
+    if (enrollmentIds.length > 0 && !force) {
+      throw new EngineError(
+        'CONFLICT',
+        `Webhook ${webhookId} is used by ${enrollmentIds.length} enrollment(s); delete them first or pass force=true`,
+        { detail: { enrollment_ids: enrollmentIds } },
+      );
+    }
+    await engine.state.run(SQL.removeEnrollments, [row.rowid]);
+    const cancelled = await engine.state.run(SQL.cancelDeliveries, [engine.now(), row.rowid]);
+    await engine.state.run(SQL.remove, [row.rowid]);
+    return { deleted_enrollment_ids: enrollmentIds, cancelled_deliveries: cancelled };
+  });
 }
 
 /** Issues a new secret; the previous one keeps signing next to it for `graceSeconds`. */
@@ -184,17 +200,22 @@ export function rotateSecret(
   account: Account,
   webhookId: string,
   graceSeconds: number,
-): WebhookRow {
-  const s = stmts(engine);
-  const row = getWebhook(engine, account, webhookId);
-  const now = engine.now();
-  s.rotate.run({ rowid: row.rowid, secret: generateSecret(), expires: now + graceSeconds * 1000, now });
-  return s.byRowid.get(row.rowid) as WebhookRow;
+): Promise<WebhookRow> {
+  return engine.state.transaction(async () => {
+    const row = await getWebhook(engine, account, webhookId);
+    const now = engine.now();
+    return (await engine.state.get<WebhookRow>(SQL.rotate, [
+      now + graceSeconds * 1000,
+      generateSecret(),
+      now,
+      row.rowid,
+    ]))!;
+  });
 }
 
 /** The account's v1 partner webhook, if registered. */
-export function getV1Webhook(engine: Context, account: Account): WebhookRow | undefined {
-  return stmts(engine).v1Of.get(account.account_id) as WebhookRow | undefined;
+export function getV1Webhook(engine: Context, account: Account): Promise<WebhookRow | undefined> {
+  return engine.state.get<WebhookRow>(SQL.v1Of, [account.account_id]);
 }
 
 /** Registers (or replaces) the v1 partner webhook; a new secret is issued every time. */
@@ -202,48 +223,57 @@ export function registerV1Webhook(
   engine: Context,
   account: Account,
   input: { url: string; headers?: string[] | null; payload_format?: PayloadFormat | null },
-): WebhookRow {
-  const s = stmts(engine);
-  const now = engine.now();
-  const existing = getV1Webhook(engine, account);
-  const fields = {
-    url: input.url,
-    headers: JSON.stringify(input.headers ?? []),
-    payload_format: input.payload_format ?? 'json',
-    secret: generateSecret(),
-    now,
-  };
-  if (existing) {
-    s.replaceV1.run({ ...fields, rowid: existing.rowid });
-    if (existing.status !== 'active') resumeDeliveries(engine, existing.rowid, now);
-    return s.byRowid.get(existing.rowid) as WebhookRow;
-  }
-  const { lastInsertRowid } = s.insert.run({
-    ...fields,
-    webhook_id: `wh1_${account.account_id}`,
-    account_id: account.account_id,
-    partner_id: account.partner_id,
-    api_version: 1,
-    name: null,
-    description: null,
-    status: 'active',
-    disabled_reason: null,
+): Promise<WebhookRow> {
+  return engine.state.transaction(async () => {
+    const now = engine.now();
+    const existing = await getV1Webhook(engine, account);
+    const headers = JSON.stringify(input.headers ?? []);
+    const format = input.payload_format ?? 'json';
+    const secret = generateSecret();
+    if (existing) {
+      const row = (await engine.state.get<WebhookRow>(SQL.replaceV1, [
+        input.url,
+        headers,
+        format,
+        secret,
+        now,
+        existing.rowid,
+      ]))!;
+      if (existing.status !== 'active') await resumeDeliveries(engine, existing.rowid, now);
+      return row;
+    }
+    return (await engine.state.get<WebhookRow>(SQL.insert, [
+      `wh1_${account.account_id}`,
+      account.account_id,
+      account.partner_id,
+      1,
+      null,
+      null,
+      input.url,
+      headers,
+      format,
+      'active',
+      null,
+      secret,
+      now,
+      now,
+    ]))!;
   });
-  return s.byRowid.get(lastInsertRowid) as WebhookRow;
 }
 
 /** Deletes the v1 partner webhook (404 when none) and cancels its pending deliveries. */
-export function deleteV1Webhook(engine: Context, account: Account): void {
-  const s = stmts(engine);
-  const row = getV1Webhook(engine, account);
-  if (!row) throw new EngineError('NOT_FOUND', `No webhook registered for partner ${account.partner_id}`);
-  s.cancelDeliveries.run(engine.now(), row.rowid);
-  s.remove.run(row.rowid);
+export function deleteV1Webhook(engine: Context, account: Account): Promise<void> {
+  return engine.state.transaction(async () => {
+    const row = await getV1Webhook(engine, account);
+    if (!row) throw new EngineError('NOT_FOUND', `No webhook registered for partner ${account.partner_id}`);
+    await engine.state.run(SQL.cancelDeliveries, [engine.now(), row.rowid]);
+    await engine.state.run(SQL.remove, [row.rowid]);
+  });
 }
 
 /** Marks a webhook disabled (the delivery worker, after a delivery ran out of retries). */
-export function disableWebhook(engine: Context, rowid: number, reason: string): void {
-  stmts(engine).disable.run({ rowid, reason, now: engine.now() });
+export async function disableWebhook(engine: Context, rowid: number, reason: string): Promise<void> {
+  await engine.state.run(SQL.disable, [reason, engine.now(), rowid]);
 }
 
 /** The secret that signs next to the current one, while a rotation's grace period lasts. */

@@ -67,11 +67,12 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (total.rejected.length > 0) return report(total, values.json, 1);
   }
-  const engine = openEngine({ path: values.db });
+  // The server's workers send what this queues: no delivery worker here, so none is cut short at exit.
+  const engine = openEngine({ path: values.db, webhooks: { worker: false } });
   try {
     for (let start = 0; start < lines.length; start += BATCH) {
       const batch = lines.slice(start, start + BATCH);
-      const r = ingestEvents(
+      const r = await ingestEvents(
         engine,
         batch.map((l) => l.record),
       );

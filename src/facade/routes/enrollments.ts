@@ -58,9 +58,11 @@ type Ctx = RouteContext<Body>;
 
 const plural = (entity: EntityType) => (entity === 'business' ? 'businesses' : 'prospects');
 
-function v2View(engine: Context, row: EnrollmentRow) {
+async function v2View(engine: Context, row: EnrollmentRow) {
   const webhookId =
-    row.webhook_rowid === null ? null : (webhookByRowid(engine, row.webhook_rowid)?.webhook_id ?? null);
+    row.webhook_rowid === null
+      ? null
+      : ((await webhookByRowid(engine, row.webhook_rowid))?.webhook_id ?? null);
   return enrollmentView(row, 2, webhookId);
 }
 
@@ -71,9 +73,11 @@ function v1Routes(entity: EntityType): Route[] {
     {
       method: 'GET',
       path,
-      handler: (ctx: Ctx) => ({
+      handler: async (ctx: Ctx) => ({
         body: {
-          enrollments: listEnrollments(ctx.engine, ctx.account!, 1, entity).map((r) => enrollmentView(r, 1)),
+          enrollments: (await listEnrollments(ctx.engine, ctx.account!, 1, entity)).map((r) =>
+            enrollmentView(r, 1),
+          ),
         },
       }),
     },
@@ -82,7 +86,7 @@ function v1Routes(entity: EntityType): Route[] {
       path,
       body: v1EnrollmentAdd(entity),
       async handler(ctx: Ctx) {
-        const row = await ctx.transaction(async () =>
+        const row = await ctx.transaction(() =>
           createEnrollment(ctx.engine, ctx.account!, {
             version: 1,
             entityType: entity,
@@ -99,7 +103,7 @@ function v1Routes(entity: EntityType): Route[] {
       path,
       body: v1EnrollmentUpdate(entity),
       async handler(ctx: Ctx) {
-        const row = await ctx.transaction(async () =>
+        const row = await ctx.transaction(() =>
           updateEnrollment(ctx.engine, ctx.account!, 1, entity, ctx.body.enrollment_id!, {
             enrollmentKey: ctx.body.enrollment_key,
             eventTypes: ctx.body.event_types,
@@ -114,7 +118,7 @@ function v1Routes(entity: EntityType): Route[] {
       path,
       body: v1EnrollmentDelete,
       async handler(ctx: RouteContext<{ enrollment_id: string }>) {
-        await ctx.transaction(async () =>
+        await ctx.transaction(() =>
           deleteEnrollment(ctx.engine, ctx.account!, 1, entity, ctx.body.enrollment_id),
         );
         return { body: { status: 'success' } };
@@ -134,10 +138,11 @@ function v2Routes(entity: EntityType): Route[] {
       method: 'GET',
       path,
       query: ListQuery,
-      handler(ctx: RouteContext<unknown, z.output<typeof ListQuery>>) {
-        const enrollments = listEnrollments(ctx.engine, ctx.account!, 2, entity)
-          .map((r) => v2View(ctx.engine, r))
-          .filter((e) => !ctx.query.webhook_id || e.webhook_id === ctx.query.webhook_id);
+      async handler(ctx: RouteContext<unknown, z.output<typeof ListQuery>>) {
+        const rows = await listEnrollments(ctx.engine, ctx.account!, 2, entity);
+        const enrollments = (await Promise.all(rows.map((r) => v2View(ctx.engine, r)))).filter(
+          (e) => !ctx.query.webhook_id || e.webhook_id === ctx.query.webhook_id,
+        );
         return { body: { enrollments } };
       },
     },
@@ -146,7 +151,7 @@ function v2Routes(entity: EntityType): Route[] {
       path,
       body: v2EnrollmentCreate(entity),
       async handler(ctx: Ctx) {
-        const row = await ctx.transaction(async () =>
+        const row = await ctx.transaction(() =>
           createEnrollment(ctx.engine, ctx.account!, {
             version: 2,
             entityType: entity,
@@ -156,17 +161,17 @@ function v2Routes(entity: EntityType): Route[] {
             webhookId: ctx.body.webhook_id as string,
           }),
         );
-        return { status: 201, body: v2View(ctx.engine, row) };
+        return { status: 201, body: await v2View(ctx.engine, row) };
       },
     },
     {
       method: 'GET',
       path: `${path}/{enrollment_id}`,
       params: EnrollmentParams,
-      handler: (ctx: Ctx) => ({
-        body: v2View(
+      handler: async (ctx: Ctx) => ({
+        body: await v2View(
           ctx.engine,
-          getEnrollment(ctx.engine, ctx.account!, 2, entity, ctx.params.enrollment_id!),
+          await getEnrollment(ctx.engine, ctx.account!, 2, entity, ctx.params.enrollment_id!),
         ),
       }),
     },
@@ -176,7 +181,7 @@ function v2Routes(entity: EntityType): Route[] {
       params: EnrollmentParams,
       body: v2EnrollmentPatch(entity),
       async handler(ctx: RouteContext<Partial<Body>>) {
-        const row = await ctx.transaction(async () =>
+        const row = await ctx.transaction(() =>
           updateEnrollment(ctx.engine, ctx.account!, 2, entity, ctx.params.enrollment_id!, {
             enrollmentKey: ctx.body.enrollment_key,
             eventTypes: ctx.body.event_types,
@@ -184,7 +189,7 @@ function v2Routes(entity: EntityType): Route[] {
             webhookId: ctx.body.webhook_id as string | undefined,
           }),
         );
-        return { body: v2View(ctx.engine, row) };
+        return { body: await v2View(ctx.engine, row) };
       },
     },
     {
@@ -193,7 +198,7 @@ function v2Routes(entity: EntityType): Route[] {
       params: EnrollmentParams,
       async handler(ctx: Ctx) {
         const id = ctx.params.enrollment_id!;
-        await ctx.transaction(async () => deleteEnrollment(ctx.engine, ctx.account!, 2, entity, id));
+        await ctx.transaction(() => deleteEnrollment(ctx.engine, ctx.account!, 2, entity, id));
         return { body: { enrollment_id: id, status: 'success' } };
       },
     },

@@ -71,6 +71,7 @@ import {
   v2WebhookView,
   checkConnectivity,
   checkTarget,
+  wakeDelivery,
 } from '../../webhooks/index.js';
 import type { Context } from '../../runtime/context.js';
 import { EngineError } from '../../errors.js';
@@ -142,22 +143,24 @@ const v1: Route[] = [
     async handler(ctx: RouteContext<V1Add>) {
       assertPartner(ctx, ctx.body.partner_id);
       assertTarget(ctx.engine, ctx.body.webhook_url, 'webhook_url');
-      const row = await ctx.transaction(async () =>
+      const row = await ctx.transaction(() =>
         registerV1Webhook(ctx.engine, ctx.account!, {
           url: ctx.body.webhook_url,
           headers: ctx.body.headers,
           payload_format: ctx.body.payload_format,
         }),
       );
+      // Re-registering re-enables a disabled webhook: its re-queued deliveries go out now it committed.
+      wakeDelivery(ctx.engine);
       return { body: v1WebhookView(row) };
     },
   },
   {
     method: 'GET',
     path: '/v1/webhooks/{partner_id}',
-    handler(ctx: RouteContext) {
+    async handler(ctx: RouteContext) {
       assertPartner(ctx, ctx.params.partner_id!);
-      const row = getV1Webhook(ctx.engine, ctx.account!);
+      const row = await getV1Webhook(ctx.engine, ctx.account!);
       if (!row)
         throw new EngineError('NOT_FOUND', `No webhook registered for partner ${ctx.params.partner_id}`);
       return { body: v1WebhookView(row) };
@@ -168,7 +171,7 @@ const v1: Route[] = [
     path: '/v1/webhooks/{partner_id}',
     async handler(ctx: RouteContext) {
       assertPartner(ctx, ctx.params.partner_id!);
-      await ctx.transaction(async () => deleteV1Webhook(ctx.engine, ctx.account!));
+      await ctx.transaction(() => deleteV1Webhook(ctx.engine, ctx.account!));
       return { body: {} };
     },
   },
@@ -178,7 +181,7 @@ const v1: Route[] = [
     body: v1CheckConnectivity,
     async handler(ctx: RouteContext<{ partner_id: string; simulation?: Simulation | null }>) {
       assertPartner(ctx, ctx.body.partner_id);
-      const row = getV1Webhook(ctx.engine, ctx.account!);
+      const row = await getV1Webhook(ctx.engine, ctx.account!);
       if (!row)
         throw new EngineError('NOT_FOUND', `No webhook registered for partner ${ctx.body.partner_id}`);
       const result = await checkConnectivity(ctx.engine, row, simulationInput(1, ctx.body.simulation));
@@ -192,9 +195,9 @@ const v2: Route[] = [
     method: 'GET',
     path: '/v2/webhooks',
     query: v2WebhookListQuery,
-    handler(ctx: RouteContext<unknown, { status?: WebhookStatus }>) {
+    async handler(ctx: RouteContext<unknown, { status?: WebhookStatus }>) {
       const now = ctx.engine.now();
-      const webhooks = listWebhooks(ctx.engine, ctx.account!, ctx.query.status).map((r) =>
+      const webhooks = (await listWebhooks(ctx.engine, ctx.account!, ctx.query.status)).map((r) =>
         v2WebhookView(r, { now }),
       );
       return { body: { webhooks, total_results: webhooks.length } };
@@ -206,7 +209,7 @@ const v2: Route[] = [
     body: v2WebhookCreate,
     async handler(ctx: RouteContext<WebhookBody>) {
       assertTarget(ctx.engine, ctx.body.url, 'url');
-      const row = await ctx.transaction(async () => createWebhook(ctx.engine, ctx.account!, ctx.body));
+      const row = await ctx.transaction(() => createWebhook(ctx.engine, ctx.account!, ctx.body));
       return { status: 201, body: v2WebhookView(row, { withSecret: true, now: ctx.engine.now() }) };
     },
   },
@@ -214,8 +217,8 @@ const v2: Route[] = [
     method: 'GET',
     path: '/v2/webhooks/{webhook_id}',
     params: WebhookParams,
-    handler(ctx: RouteContext) {
-      const row = getWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!);
+    async handler(ctx: RouteContext) {
+      const row = await getWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!);
       return { body: v2WebhookView(row, { now: ctx.engine.now() }) };
     },
   },
@@ -226,9 +229,10 @@ const v2: Route[] = [
     body: v2WebhookPatch,
     async handler(ctx: RouteContext<Partial<WebhookBody>>) {
       if (ctx.body.url !== undefined) assertTarget(ctx.engine, ctx.body.url, 'url');
-      const row = await ctx.transaction(async () =>
+      const row = await ctx.transaction(() =>
         updateWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!, ctx.body),
       );
+      if (row.status === 'active') wakeDelivery(ctx.engine); // re-queued deliveries, now committed
       return { body: v2WebhookView(row, { now: ctx.engine.now() }) };
     },
   },
@@ -239,7 +243,7 @@ const v2: Route[] = [
     query: v2WebhookDeleteQuery,
     async handler(ctx: RouteContext<unknown, { force: boolean }>) {
       const id = ctx.params.webhook_id!;
-      const result = await ctx.transaction(async () =>
+      const result = await ctx.transaction(() =>
         deleteWebhook(ctx.engine, ctx.account!, id, ctx.query.force),
       );
       return { body: { webhook_id: id, deleted: true, ...result } };
@@ -253,7 +257,7 @@ const v2: Route[] = [
     async handler(ctx: RouteContext) {
       const body = v2RotateSecret.parse(ctx.body ?? null);
       const grace = body.grace_period_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
-      const row = await ctx.transaction(async () =>
+      const row = await ctx.transaction(() =>
         rotateSecret(ctx.engine, ctx.account!, ctx.params.webhook_id!, grace),
       );
       return {
@@ -273,7 +277,7 @@ const v2: Route[] = [
     params: WebhookParams,
     async handler(ctx: RouteContext) {
       const body = v2CheckConnectivity.parse(ctx.body ?? null);
-      const row = getWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!);
+      const row = await getWebhook(ctx.engine, ctx.account!, ctx.params.webhook_id!);
       const result = await checkConnectivity(ctx.engine, row, simulationInput(2, body.simulation));
       return { body: { webhook_id: row.webhook_id, ...result }, miss: !result.reachable };
     },
