@@ -19,7 +19,6 @@ import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
 import { getMeta, openDatabase, type Db } from './store/open.js';
-import { jobStatements } from './store/sql/jobs.js';
 import { countStatements } from './store/sql/meta.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
 
@@ -178,7 +177,11 @@ export function openEngine(options: EngineOptions = {}): Engine {
       return closed;
     },
   };
-  if (!settings.readonly && hasPendingJobs(db)) ensureJobWorker(engine);
+  // Jobs left queued or running by a process that died resume here. A store other processes may share
+  // (a file, PostgreSQL) gets its worker at once, so a job another process holds when it dies is taken
+  // over once its lease runs out, even if this one never had a job of its own (an in-memory store is
+  // new and private: its worker starts with its first job).
+  if (!settings.readonly && state.location !== ':memory:') ensureJobWorker(engine);
   // Deliveries left pending by a previous process resume here; new ones wake the worker on ingest.
   if (!settings.readonly && settings.webhooks.worker) deliveries = startDeliveryWorker(engine);
   return engine;
@@ -193,9 +196,4 @@ function openEngineState(db: Db, path: string, spec: string | undefined): StateD
   if (spec !== undefined) return openState(spec, STATE_AREAS);
   if (path === ':memory:') return stateOnConnection(db, path, STATE_AREAS);
   return openState(path, STATE_AREAS);
-}
-
-/** Jobs left queued or running (e.g. by a crashed process) resume when the engine opens. */
-function hasPendingJobs(db: Db): boolean {
-  return jobStatements(db).pending.get() !== undefined;
 }
