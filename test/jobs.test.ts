@@ -14,7 +14,11 @@ import { routes as jobRoutes } from '../src/facade/routes/jobs.js';
 import { routes as uploadRoutes } from '../src/facade/routes/uploads.js';
 import { parseCsv } from '../src/jobs/csv.js';
 import { startJobWorker, type JobWorker } from '../src/jobs/worker.js';
-import { jobStatusBody } from '../src/jobs/state.js';
+import { claimJob, jobStatusBody } from '../src/jobs/state.js';
+import { openState } from '../src/state/open.js';
+import { openPostgresState } from '../src/state/postgres.js';
+import { postgresDdl, splitStatements } from '../src/state/schema.js';
+import { JOBS_SCHEMA } from '../src/store/sql/jobs.js';
 import { account, NOW, prospectId, syntheticEngine, businessId } from './support/job-child.js';
 import { openTestEngine, STATE_KINDS, stateFor, type StateKind } from './support/state.js';
 
@@ -296,6 +300,37 @@ describe.each(STATE_KINDS)('jobs (%s state)', (kind) => {
         credit_usage: { total_credits: 10 },
       });
       expect(await balance(engine, poor.account_id)).toBe(2);
+    });
+  });
+
+  describe('stores made before leases', () => {
+    it('gains the lease columns and gives their running job to the first worker that asks', async () => {
+      const spec = await newState(kind);
+      const old = JOBS_SCHEMA.replace(/,\s*lease_owner TEXT,\s*lease_until INTEGER/, '');
+      expect(old).not.toMatch(/lease/);
+      const raw = kind === 'postgres' ? openPostgresState(spec) : openState(spec, []);
+      for (const st of splitStatements(kind === 'postgres' ? postgresDdl(old) : old)) await raw.run(st);
+      await raw.run(
+        `INSERT INTO jobs (job_id, account_id, entity_type, enrichment, endpoint, list_id, row_count, status, cursor, created_at, started_at)
+         VALUES ('job_old', 'acc', 'prospect', 'profiles', '/v2/prospects/profiles/job', 'lst', 10, 'running', 4, ?, ?)`,
+        [NOW, NOW],
+      );
+      await raw.close();
+      const migrated = await openOn(kind, spec);
+      try {
+        const job = await claimJob(migrated, LEASE_MS);
+        expect(job).toMatchObject({
+          job_id: 'job_old',
+          status: 'running',
+          cursor: 4,
+          lease_owner: migrated.instance,
+        });
+        expect(job!.lease_until).toBeGreaterThan(Date.now());
+        // Held now: a second claim finds nothing.
+        expect(await claimJob(migrated, LEASE_MS)).toBeUndefined();
+      } finally {
+        migrated.close();
+      }
     });
   });
 
