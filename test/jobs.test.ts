@@ -29,7 +29,7 @@ const withContacts = (rows: number) =>
   Array.from({ length: rows }, (_, i) => i % 5 >= 2).filter(Boolean).length;
 
 /** Short leases, so a job whose process was killed is taken over within a second. */
-const LEASE_MS = 800;
+const LEASE_MS = 1500;
 
 let dir: string;
 /** One snapshot file for every engine of the file; each suite opens it with a state store of its own. */

@@ -189,9 +189,10 @@ export function startJobWorker(engine: Context, options: JobWorkerOptions = {}):
         await notify();
         await sweepResults(engine);
         await sweepLists(engine, JOB_RUN_LIMIT_MS);
-      } catch {
+      } catch (e) {
         // The store went away (closing) or failed for a moment: the next poll tries again.
         if (!alive()) break;
+        opts.onError?.(e);
       }
       const waiters = idleWaiters;
       idleWaiters = [];

@@ -49,8 +49,11 @@ export interface JobWorkerOptions {
   research?: ResearchProvider;
   /** Called after each committed batch (tests, progress logs); the next batch waits for its promise. */
   onBatch?: (job: JobRow) => void | Promise<void>;
-  /** Called when a job cannot run (unexpected error); the job is marked failed. */
-  onError?: (error: unknown, job: JobRow) => void;
+  /**
+   * Called when a job cannot run (unexpected error; the job is marked failed), or without a job when the
+   * worker's poll failed (the state store unreachable for a moment; the next poll tries again).
+   */
+  onError?: (error: unknown, job?: JobRow) => void;
 }
 
 export interface WebhookSettings {
