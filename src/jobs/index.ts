@@ -16,7 +16,6 @@ import { ensureJobWorker } from './worker.js';
 export {
   cancelJob,
   getJob,
-  hasPendingJobs,
   jobListItem,
   jobStatusBody,
   listJobs,
