@@ -16,6 +16,7 @@ import { ensureJobWorker } from './worker.js';
 export {
   cancelJob,
   getJob,
+  hasPendingJobs,
   jobListItem,
   jobStatusBody,
   listJobs,

@@ -63,6 +63,10 @@ export async function releaseJob(engine: Context, jobId: string): Promise<void> 
   await engine.state.run(JOB_SQL.release, [jobId, engine.instance, 'running']);
 }
 
+/** Whether any job is left queued or running. */
+export const hasPendingJobs = async (engine: Context): Promise<boolean> =>
+  (await engine.state.value(JOB_SQL.pending)) !== undefined;
+
 /** Finished jobs whose notice has not been handled yet. */
 export const jobsToNotify = (engine: Context): Promise<JobRow[]> =>
   engine.state.all<JobRow>(JOB_SQL.toNotify);

@@ -109,6 +109,8 @@ export const JOB_SQL = {
   toNotify:
     "SELECT * FROM jobs WHERE notified = 0 AND notifications IS NOT NULL AND status IN ('succeeded', 'failed', 'expired') ORDER BY seq",
   markNotified: 'UPDATE jobs SET notified = 1 WHERE job_id = ? AND notified = 0',
+  /** Jobs left queued or running (a crashed process): the engine resumes them when it opens. */
+  pending: "SELECT 1 FROM jobs WHERE status IN ('queued', 'running') LIMIT 1",
   /** Result rows past their retention (idempotent: any number of workers may run it). */
   sweepRows:
     'DELETE FROM job_rows WHERE job_id IN (SELECT job_id FROM jobs WHERE results_expires_at IS NOT NULL AND results_expires_at < ?)',
