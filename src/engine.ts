@@ -10,7 +10,7 @@ import { ingestEvents, type IngestOptions, type IngestReport } from './core/even
 import { EngineError } from './errors.js';
 import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeRequest, FacadeResponse } from './facade/types.js';
-import { ensureJobWorker, jobWorkerOf } from './jobs/index.js';
+import { ensureJobWorker, hasPendingJobs, jobWorkerOf } from './jobs/index.js';
 import { createOwner, kind, randomId, type Context, type Kind } from './runtime/context.js';
 import { STATE_AREAS } from './state/areas.js';
 import type { StateDb } from './state/db.js';
@@ -177,11 +177,19 @@ export function openEngine(options: EngineOptions = {}): Engine {
       return closed;
     },
   };
-  // Jobs left queued or running by a process that died resume here. A store other processes may share
-  // (a file, PostgreSQL) gets its worker at once, so a job another process holds when it dies is taken
-  // over once its lease runs out, even if this one never had a job of its own (an in-memory store is
-  // new and private: its worker starts with its first job).
-  if (!settings.readonly && state.location !== ':memory:') ensureJobWorker(engine);
+  // Jobs left queued or running by a process that died resume here. A state store of its own that
+  // other processes may share (a file, PostgreSQL) gets its worker at once, so a job another process
+  // holds when it dies is taken over once its lease runs out, even if this one never had a job. A
+  // state kept in the snapshot's own file (an in-memory engine, a single-file database) starts it only
+  // for pending jobs: there a worker's polls would wait on every load's write lock.
+  if (!settings.readonly) {
+    if (state.location !== path && state.location !== ':memory:') ensureJobWorker(engine);
+    else
+      void hasPendingJobs(engine).then(
+        (pending) => pending && ensureJobWorker(engine),
+        () => {},
+      );
+  }
   // Deliveries left pending by a previous process resume here; new ones wake the worker on ingest.
   if (!settings.readonly && settings.webhooks.worker) deliveries = startDeliveryWorker(engine);
   return engine;
