@@ -12,7 +12,7 @@ import { ingestEvents, type IngestOptions, type IngestReport } from './core/even
 import { EngineError } from './errors.js';
 import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeRequest, FacadeResponse } from './facade/types.js';
-import { ensureJobWorker, jobWorkerOf } from './jobs/index.js';
+import { ensureJobWorker, hasPendingJobs, jobWorkerOf } from './jobs/index.js';
 import { ensureCursorSecret } from './core/cursor.js';
 import { warmEngine } from './core/warm.js';
 import {
@@ -31,7 +31,6 @@ import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
 import { getMeta, isWalFile, openDatabase, type Db } from './store/open.js';
-import { jobStatements } from './store/sql/jobs.js';
 import { countStatements, hasStateTables } from './store/sql/meta.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
 
@@ -335,7 +334,19 @@ export function openEngine(options: EngineOptions = {}): Engine {
     };
   }
 
-  if (!settings.readonly && settings.jobs.worker && hasPendingJobs(db)) ensureJobWorker(engine);
+  // Jobs left queued or running by a process that died resume here. A state store of its own that
+  // other processes may share (a file, PostgreSQL) gets its worker at once, so a job another process
+  // holds when it dies is taken over once its lease runs out, even if this one never had a job. A
+  // state kept in the snapshot's own file (an in-memory engine, a single-file database) starts it only
+  // for pending jobs: there a worker's polls would wait on every load's write lock.
+  if (!settings.readonly && settings.jobs.worker) {
+    if (state.location !== path && state.location !== ':memory:') ensureJobWorker(engine);
+    else
+      void hasPendingJobs(engine).then(
+        (pending) => pending && ensureJobWorker(engine),
+        () => {},
+      );
+  }
   // Deliveries left pending by a previous process resume here; new ones wake the worker on ingest.
   if (!settings.readonly && settings.webhooks.worker) deliveries = startDeliveryWorker(engine);
   return engine;
@@ -367,14 +378,6 @@ function snapshotInfo(db: Db, path: string): EngineInfo {
   };
 }
 
-/**
- * Whether a snapshot file made after the split keeps its state in a file of its own beside it
- * (`defaultStateFile`). Off while some slices still read state tables through the snapshot's
- * connection (`ctx.db`): they would not see a separate file. Until then every file is opened as both
- * stores, as a file made before the split always is.
- */
-export const SEPARATE_STATE_FILE = false;
-
 /** The state file beside a snapshot file: `x.db` → `x.state.db` (`x` → `x.state.db`). */
 export function defaultStateFile(snapshot: string): string {
   const ext = extname(snapshot);
@@ -388,7 +391,7 @@ export function defaultStateFile(snapshot: string): string {
  * read-only; any other snapshot file keeps its state in `defaultStateFile`, made on first open.
  */
 export function defaultStateLocation(db: Db, path: string): string {
-  if (path === ':memory:' || !SEPARATE_STATE_FILE || hasStateTables(db)) return path;
+  if (path === ':memory:' || hasStateTables(db)) return path;
   return defaultStateFile(path);
 }
 
@@ -400,14 +403,6 @@ function envState(): string | undefined {
 function openEngineState(db: Db, path: string, spec: string | undefined): StateDb {
   if (spec !== undefined) return openState(spec, STATE_AREAS);
   if (path === ':memory:') return stateOnConnection(db, path, STATE_AREAS);
-  const location = defaultStateLocation(db, path);
-  // A writable file that holds its own state shares its one connection: a state transaction (a charge)
-  // never waits on a second connection's lock of the same file.
-  if (location === path && !db.readonly) return stateOnConnection(db, path, STATE_AREAS);
-  return openState(location, STATE_AREAS);
-}
-
-/** Jobs left queued or running (e.g. by a crashed process) resume when the engine opens. */
-function hasPendingJobs(db: Db): boolean {
-  return jobStatements(db).pending.get() !== undefined;
+  // Never the snapshot's own connection: a swap closes that one.
+  return openState(defaultStateLocation(db, path), STATE_AREAS);
 }

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { getAccount, issueKey, revokeKey, listKeys } from '../src/account/accounts.js';
+import { issueKey, revokeKey, listKeys } from '../src/account/accounts.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
 import { mcpHttpHandler } from '../src/mcp/http.js';
@@ -25,20 +25,7 @@ let srv: RunningServer;
 /** The state store's spec (a PostgreSQL URL with its password), for a second engine on the same state. */
 let stateSpec: string | undefined;
 
-/**
- * OAuth grants refer to accounts and keys, so a PostgreSQL state needs the account functions on the
- * state store too (async, per the contract). Until that slice lands they still read the snapshot's
- * connection, and only the embedded state (the same database) can run these suites.
- */
-const ACCOUNTS_ON_STATE = (() => {
-  const probe = openEngine();
-  try {
-    return (getAccount(probe, 'acc_probe') as unknown) instanceof Promise;
-  } finally {
-    probe.close();
-  }
-})();
-const KINDS: readonly StateKind[] = ACCOUNTS_ON_STATE ? STATE_KINDS : ['sqlite'];
+const KINDS: readonly StateKind[] = STATE_KINDS;
 
 const METADATA = (origin = srv.origin) => `${origin}/.well-known/oauth-protected-resource/mcp`;
 /** RFC 6750 §3.1: a request with no credentials gets no error code. */

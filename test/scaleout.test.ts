@@ -41,9 +41,7 @@ async function startNode(name: string, batchDelayMs = 0): Promise<ServeChild> {
 
 const json = (r: { body: string }) => JSON.parse(r.body) as any;
 
-// TODO(cluster): unskip once the accounts, webhooks and jobs slices keep their state in `ctx.state`
-// (today each node's credits, outbox and jobs live in its own snapshot copy).
-describe.skip('two nodes, one PostgreSQL', () => {
+describe('two nodes, one PostgreSQL', () => {
   let a: ServeChild;
   let b: ServeChild;
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authenticate, balance, createAccount, grantCredits } from '../src/account/accounts.js';
 import { generateKey } from '../src/account/keys.js';
-import { defaultStateFile, openEngine, SEPARATE_STATE_FILE } from '../src/engine.js';
+import { defaultStateFile, openEngine } from '../src/engine.js';
 import { STATE_AREAS } from '../src/state/areas.js';
 import { openDatabase } from '../src/store/open.js';
 
@@ -154,8 +154,7 @@ describe('the default layout', () => {
     }
   });
 
-  // On once every slice reads its state through ctx.state (see SEPARATE_STATE_FILE).
-  it.runIf(SEPARATE_STATE_FILE)(
+  it(
     'gives a new snapshot file a state file of its own, writable with the snapshot read-only',
     async () => {
       const path = join(dir, 'x.db');

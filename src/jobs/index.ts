@@ -16,6 +16,7 @@ import { ensureJobWorker } from './worker.js';
 export {
   cancelJob,
   getJob,
+  hasPendingJobs,
   jobListItem,
   jobStatusBody,
   listJobs,
@@ -42,13 +43,17 @@ export {
 export { parseCsv, toCsv } from './csv.js';
 
 /** Stores a queued job (charges nothing yet) and wakes the engine's worker to run it. */
-export function enqueueJob(engine: Context, account: Account, input: SubmitInput): JobRow {
-  const job = submitJob(engine, account, input);
+export async function enqueueJob(engine: Context, account: Account, input: SubmitInput): Promise<JobRow> {
+  const job = await submitJob(engine, account, input);
   ensureJobWorker(engine)?.kick();
   return job;
 }
 
 /** The results CSV of a finished job; the download token is the credential (404 when it is wrong). */
-export function jobResultsCsv(engine: Context, jobId: string, token: string | undefined): string {
-  return toCsv(jobResultLines(engine, jobId, token));
+export async function jobResultsCsv(
+  engine: Context,
+  jobId: string,
+  token: string | undefined,
+): Promise<string> {
+  return toCsv(await jobResultLines(engine, jobId, token));
 }

@@ -1,7 +1,9 @@
 /**
- * Async jobs: submit, read, list, cancel, and the one write the worker makes per batch. A batch's result
- * rows, its ledger debit and the job's progress commit in one IMMEDIATE transaction that first re-reads
- * the job, so a cancel, a crash or a second worker can never make a row count (or charge) twice.
+ * Async jobs: submit, read, list, cancel, claim, and the one write the worker makes per batch, all on
+ * the state store. A worker holds a job by a lease (`claimJob`); a batch's result rows, its ledger
+ * debit and the job's progress commit in one transaction that first renews that lease at the expected
+ * cursor, so a cancel, a crash, or a worker of another process can never make a row count (or charge)
+ * twice, and a job whose owner died is taken over once its lease ends.
  */
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../runtime/context.js';
@@ -12,7 +14,8 @@ import { getAccount } from '../account/accounts.js';
 import { applyCharges, type PendingCharge } from '../account/credits.js';
 import { sameSecret } from '../account/keys.js';
 import { getList, type EntityType } from './uploads.js';
-import { jobStatements } from '../store/sql/jobs.js';
+import { insertJobRowsSql, JOB_ROWS_PER_INSERT, JOB_SQL } from '../store/sql/jobs.js';
+import type { Param } from '../state/db.js';
 
 /** Maximum run time of a job; past it the job is `expired`. */
 export const JOB_RUN_LIMIT_MS = 24 * 3600_000;
@@ -20,36 +23,61 @@ export const JOB_RUN_LIMIT_MS = 24 * 3600_000;
 export const RESULTS_TTL_MS = 7 * 24 * 3600_000;
 /** Jobs per `GET /v2/jobs` page (the reference gives no page size). */
 export const JOBS_PAGE_SIZE = 100;
+/** How long a worker holds a job without renewing it (`jobs.leaseMs`); each batch renews it. */
+export const DEFAULT_LEASE_MS = 30_000;
 
 export type { JobRow } from '../schemas/jobs.js';
 
 export const TERMINAL: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
 
+/**
+ * Lease times are wall-clock milliseconds shared by every process, not the engine's clock (which a
+ * test or a replay may hold still).
+ */
+export const leaseClock = (): number => Date.now();
+
 /** A job by id (any account), or undefined. */
-export const readJob = (engine: Context, jobId: string): JobRow | undefined =>
-  jobStatements(engine.db).get.get(jobId) as JobRow | undefined;
+export const readJob = (engine: Context, jobId: string): Promise<JobRow | undefined> =>
+  engine.state.get<JobRow>(JOB_SQL.get, [jobId]);
 
-/** The job the worker should run next: the oldest running one (resumed after a crash), else the oldest queued. */
-export const nextJob = (engine: Context): JobRow | undefined =>
-  jobStatements(engine.db).next.get() as JobRow | undefined;
-
-/** Moves a queued job to running. */
-export function startJob(engine: Context, jobId: string): JobRow {
-  jobStatements(engine.db).start.run(engine.now(), jobId);
-  return readJob(engine, jobId)!;
+/**
+ * Takes the next job for this engine (`engine.instance`) until `leaseMs` from now: the oldest running
+ * job whose lease has ended (its owner died), else the oldest queued one. Undefined when none is free
+ * or another worker took it first.
+ */
+export function claimJob(engine: Context, leaseMs: number): Promise<JobRow | undefined> {
+  const now = leaseClock();
+  return engine.state.get<JobRow>(JOB_SQL.claim, [engine.instance, now + leaseMs, engine.now(), now, now]);
 }
 
+/** Whether a job could be claimed now (after a lost race the worker tries again at once). */
+export const claimableJob = async (engine: Context): Promise<boolean> =>
+  (await engine.state.value(JOB_SQL.claimable, [leaseClock()])) !== undefined;
+
+/** Renews this engine's lease on `job` at its cursor; undefined when the lease (or the job) moved on. */
+export const holdJob = (engine: Context, job: JobRow, leaseMs: number): Promise<JobRow | undefined> =>
+  engine.state.get<JobRow>(JOB_SQL.hold, [leaseClock() + leaseMs, job.job_id, engine.instance, job.cursor]);
+
+/** Gives this engine's lease on a running job back (a worker that stops), so another resumes it at once. */
+export async function releaseJob(engine: Context, jobId: string): Promise<void> {
+  await engine.state.run(JOB_SQL.release, [jobId, engine.instance, 'running']);
+}
+
+/** Whether any job is left queued or running. */
+export const hasPendingJobs = async (engine: Context): Promise<boolean> =>
+  (await engine.state.value(JOB_SQL.pending)) !== undefined;
+
 /** Finished jobs whose notice has not been handled yet. */
-export const jobsToNotify = (engine: Context): JobRow[] =>
-  jobStatements(engine.db).toNotify.all() as JobRow[];
+export const jobsToNotify = (engine: Context): Promise<JobRow[]> =>
+  engine.state.all<JobRow>(JOB_SQL.toNotify);
 
-/** Claims a job's notice; false when it was already claimed. */
-export const claimNotice = (engine: Context, jobId: string): boolean =>
-  jobStatements(engine.db).markNotified.run(jobId).changes === 1;
+/** Claims a job's notice (one process wins); false when it was already claimed. */
+export const claimNotice = async (engine: Context, jobId: string): Promise<boolean> =>
+  (await engine.state.run(JOB_SQL.markNotified, [jobId])) === 1;
 
-/** Deletes result rows past their 7-day retention. */
-export function sweepResults(engine: Context): void {
-  jobStatements(engine.db).sweep.run(engine.now());
+/** Deletes result rows past their 7-day retention (idempotent: any worker of any process may run it). */
+export async function sweepResults(engine: Context): Promise<void> {
+  await engine.state.run(JOB_SQL.sweepRows, [engine.now()]);
 }
 
 export interface SubmitInput {
@@ -64,8 +92,8 @@ export interface SubmitInput {
 }
 
 /** Queues a job over an uploaded list; 422 when the list is unknown, expired or of another entity type. */
-export function submitJob(engine: Context, account: Account, input: SubmitInput): JobRow {
-  const list = getList(engine, account.account_id, input.list_id);
+export async function submitJob(engine: Context, account: Account, input: SubmitInput): Promise<JobRow> {
+  const list = await getList(engine, account.account_id, input.list_id);
   const loc = ['body', 'list_id'];
   if (!list)
     throw EngineError.validation([
@@ -88,71 +116,93 @@ export function submitJob(engine: Context, account: Account, input: SubmitInput)
   // After the list checks, before anything is written: a caller's check that may be costlier (research
   // compiles its output schema here, never for an unknown list).
   input.checkParameters?.();
-  const job_id = engine.newId('job', 12);
-  const s = jobStatements(engine.db);
-  s.insert.run({
-    job_id,
-    account_id: account.account_id,
-    entity_type: input.entity_type,
-    enrichment: input.enrichment,
-    endpoint: input.endpoint,
-    list_id: list.list_id,
-    row_count: list.row_count,
-    parameters: input.parameters == null ? null : JSON.stringify(input.parameters),
-    notifications: input.notifications?.email?.enabled ? JSON.stringify(input.notifications) : null,
-    created_at: engine.now(),
-  });
-  return s.get.get(job_id) as JobRow;
+  const job = await engine.state.get<JobRow>(JOB_SQL.insert, [
+    engine.newId('job', 12),
+    account.account_id,
+    input.entity_type,
+    input.enrichment,
+    input.endpoint,
+    list.list_id,
+    list.row_count,
+    input.parameters == null ? null : JSON.stringify(input.parameters),
+    input.notifications?.email?.enabled ? JSON.stringify(input.notifications) : null,
+    engine.now(),
+  ]);
+  return job!;
 }
 
 /** One of an account's jobs, or 404. */
-export function getJob(engine: Context, accountId: string, jobId: string): JobRow {
-  const job = jobStatements(engine.db).ofAccount.get(jobId, accountId) as JobRow | undefined;
+export async function getJob(engine: Context, accountId: string, jobId: string): Promise<JobRow> {
+  const job = await engine.state.get<JobRow>(JOB_SQL.ofAccount, [jobId, accountId]);
   if (!job) throw new EngineError('NOT_FOUND', `Job '${jobId}' not found`);
   return job;
 }
 
 /** A page of an account's jobs, newest first. */
-export function listJobs(engine: Context, accountId: string, status: JobStatus | undefined, skip: number) {
-  const s = jobStatements(engine.db);
-  const args = { account_id: accountId, status: status ?? null };
-  return {
-    jobs: s.list.all({ ...args, skip, limit: JOBS_PAGE_SIZE }) as JobRow[],
-    total: s.count.get(args) as number,
-  };
+export async function listJobs(
+  engine: Context,
+  accountId: string,
+  status: JobStatus | undefined,
+  skip: number,
+): Promise<{ jobs: JobRow[]; total: number }> {
+  const filter: Param[] = status === undefined ? [accountId] : [accountId, status];
+  const [jobs, total] = await Promise.all([
+    engine.state.all<JobRow>(status === undefined ? JOB_SQL.list : JOB_SQL.listByStatus, [
+      ...filter,
+      JOBS_PAGE_SIZE,
+      skip,
+    ]),
+    engine.state.value<number>(status === undefined ? JOB_SQL.count : JOB_SQL.countByStatus, filter),
+  ]);
+  return { jobs, total: Number(total ?? 0) };
 }
 
 /** Cancels a queued or running job (rows already committed stay, and stay charged); a finished job is returned as is. */
-export function cancelJob(engine: Context, accountId: string, jobId: string): JobRow {
-  return engine.db
-    .transaction(() => {
-      const job = getJob(engine, accountId, jobId);
-      if (TERMINAL.has(job.status)) return job;
-      finishJob(engine, job, 'cancelled', null);
-      return jobStatements(engine.db).get.get(jobId) as JobRow;
-    })
-    .immediate();
+export function cancelJob(engine: Context, accountId: string, jobId: string): Promise<JobRow> {
+  return engine.state.transaction(async () => {
+    const job = await getJob(engine, accountId, jobId);
+    if (TERMINAL.has(job.status)) return job;
+    await finishJob(engine, job, 'cancelled', null);
+    return (await readJob(engine, jobId))!;
+  });
 }
 
 /** Ends a job; results (the rows committed so far) get a download token when there are any. */
-export function finishJob(
+export async function finishJob(
   engine: Context,
   job: JobRow,
   status: JobStatus,
   error: Record<string, unknown> | null,
-): boolean {
+): Promise<boolean> {
   const at = engine.now();
-  const hasRows = job.cursor > 0 || (jobStatements(engine.db).rowCount.get(job.job_id) as number) > 0;
-  return (
-    jobStatements(engine.db).finish.run({
-      job_id: job.job_id,
-      status,
-      at,
-      error: error ? JSON.stringify(error) : null,
-      token: hasRows ? randomBytes(16).toString('hex') : null,
-      expires: hasRows ? at + RESULTS_TTL_MS : null,
-    }).changes === 1
-  );
+  const hasRows =
+    job.cursor > 0 || Number((await engine.state.value(JOB_SQL.rowCount, [job.job_id])) ?? 0) > 0;
+  const changed = await engine.state.run(JOB_SQL.finish, [
+    status,
+    at,
+    error ? JSON.stringify(error) : null,
+    hasRows ? randomBytes(16).toString('hex') : null,
+    hasRows ? at + RESULTS_TTL_MS : null,
+    job.job_id,
+  ]);
+  return changed === 1;
+}
+
+/**
+ * Ends a job this engine holds (a failure the worker found: out of credits, list gone, run time over),
+ * in one transaction that first checks the lease is still ours; false when it is not (nothing written).
+ */
+export function finishHeldJob(
+  engine: Context,
+  job: JobRow,
+  leaseMs: number,
+  status: JobStatus,
+  error: Record<string, unknown>,
+): Promise<boolean> {
+  return engine.state.transaction(async () => {
+    const held = await holdJob(engine, job, leaseMs);
+    return held !== undefined && (await finishJob(engine, held, status, error));
+  });
 }
 
 export interface BatchWrite {
@@ -169,32 +219,43 @@ export type BatchOutcome =
   { ok: true; job: JobRow } | { ok: false; reason: 'stale' | 'insufficient_credits' };
 
 /**
- * Commits one batch: rows + debit + progress in one IMMEDIATE transaction, after checking the job is still
- * running at the expected cursor (a cancelled or already-advanced job commits nothing). Completes the
- * job when the last row lands.
+ * Commits one batch: rows + debit + progress in one transaction, which first renews this engine's
+ * lease on the job at the batch's cursor (a cancelled job, one taken over by another worker after our
+ * lease ended, or one already advanced commits nothing: `stale`). Completes the job when the last row
+ * lands.
  */
-export async function commitBatch(engine: Context, jobId: string, batch: BatchWrite): Promise<BatchOutcome> {
-  const s = jobStatements(engine.db);
+export async function commitBatch(
+  engine: Context,
+  jobId: string,
+  batch: BatchWrite,
+  leaseMs: number,
+): Promise<BatchOutcome> {
   try {
-    // The debit runs in the state store; its transaction holds the job's writes too (one connection
-    // until the jobs move to the state store).
     return await engine.state.transaction(async (): Promise<BatchOutcome> => {
-      const job = s.get.get(jobId) as JobRow | undefined;
-      if (!job || job.status !== 'running' || job.cursor !== batch.start)
-        return { ok: false, reason: 'stale' };
+      const job = await engine.state.get<JobRow>(JOB_SQL.hold, [
+        leaseClock() + leaseMs,
+        jobId,
+        engine.instance,
+        batch.start,
+      ]);
+      if (!job) return { ok: false, reason: 'stale' };
       const account = await getAccount(engine, job.account_id);
       if (!account) throw new EngineError('NOT_FOUND', `account '${job.account_id}' not found`);
-      batch.lines.forEach((line, i) => s.insertRow.run(jobId, batch.start + i, JSON.stringify(line)));
+      for (let at = 0; at < batch.lines.length; at += JOB_ROWS_PER_INSERT) {
+        const chunk = batch.lines.slice(at, at + JOB_ROWS_PER_INSERT);
+        const params: Param[] = [];
+        chunk.forEach((line, i) => params.push(jobId, batch.start + at + i, JSON.stringify(line)));
+        await engine.state.run(insertJobRowsSql(chunk.length), params);
+      }
       const billed = await applyCharges(
         engine,
         { account, keyId: null, endpoint: job.endpoint, correlationId: jobId },
         batch.charges,
       );
       const cursor = batch.start + batch.lines.length;
-      s.progress.run(cursor, billed.total_credits, batch.results, jobId);
-      const updated = { ...job, cursor };
-      if (cursor >= job.row_count) finishJob(engine, updated, 'succeeded', null);
-      return { ok: true, job: s.get.get(jobId) as JobRow };
+      await engine.state.run(JOB_SQL.progress, [cursor, billed.total_credits, batch.results, jobId]);
+      if (cursor >= job.row_count) await finishJob(engine, { ...job, cursor }, 'succeeded', null);
+      return { ok: true, job: (await readJob(engine, jobId))! };
     });
   } catch (e) {
     if (e instanceof EngineError && e.code === 'INSUFFICIENT_CREDITS')
@@ -250,12 +311,16 @@ export function jobListItem(job: JobRow): Record<string, unknown> {
 }
 
 /** The result lines of a job when `token` is its download token and the results have not expired. */
-export function jobResultLines(engine: Context, jobId: string, token: string | undefined): string[] {
-  const job = jobStatements(engine.db).get.get(jobId) as JobRow | undefined;
+export async function jobResultLines(
+  engine: Context,
+  jobId: string,
+  token: string | undefined,
+): Promise<string[]> {
+  const job = await readJob(engine, jobId);
   if (!job || !job.results_token || token === undefined || !sameSecret(token, job.results_token))
     throw new EngineError('NOT_FOUND', 'Results not found');
   if (job.results_expires_at === null || job.results_expires_at <= engine.now()) {
     throw new EngineError('NOT_FOUND', 'Results have expired');
   }
-  return jobStatements(engine.db).rows.all(jobId) as string[];
+  return (await engine.state.all<{ line: string }>(JOB_SQL.rows, [jobId])).map((r) => r.line);
 }

@@ -6,7 +6,7 @@
 import type { Context } from '../runtime/context.js';
 import { EngineError, type ValidationIssue } from '../errors.js';
 import { BUSINESS_ID, PROSPECT_ID } from '../schemas/records.js';
-import { uploadStatements } from '../store/sql/jobs.js';
+import { UPLOAD_SQL } from '../store/sql/jobs.js';
 
 export type EntityType = 'business' | 'prospect';
 
@@ -38,8 +38,6 @@ interface ListRow extends Omit<EntityList, 'ids' | 'entity_type'> {
   entity_type: EntityType;
   ids: string;
 }
-
-const stmts = uploadStatements;
 
 const HEADER_NAMES = ['business_id', 'prospect_id', 'entity_id', 'id', 'business_ids', 'prospect_ids'];
 
@@ -136,7 +134,11 @@ export interface UploadInput {
 }
 
 /** Validates and stores a list; throws a 422 listing bad rows (nothing stored). */
-export function createList(engine: Context, accountId: string, input: UploadInput): EntityList {
+export async function createList(
+  engine: Context,
+  accountId: string,
+  input: UploadInput,
+): Promise<EntityList> {
   const long: ValidationIssue[] = [];
   for (const [field, max] of [
     ['name', MAX_LIST_NAME],
@@ -166,12 +168,34 @@ export function createList(engine: Context, accountId: string, input: UploadInpu
     created_at: now,
     expires_at: now + LIST_TTL_MS,
   };
-  stmts(engine.db).insert.run({ ...list, ids: parsed.ids.join('\n') });
+  await engine.state.run(UPLOAD_SQL.insert, [
+    list.list_id,
+    list.account_id,
+    list.entity_type,
+    list.name,
+    list.description,
+    list.row_count,
+    parsed.ids.join('\n'),
+    list.created_at,
+    list.expires_at,
+  ]);
   return list;
 }
 
 /** An account's list, or null (unknown or another account's). Expired lists are returned as they are. */
-export function getList(engine: Context, accountId: string, listId: string): EntityList | null {
-  const row = stmts(engine.db).get.get(listId, accountId) as ListRow | undefined;
+export async function getList(
+  engine: Context,
+  accountId: string,
+  listId: string,
+): Promise<EntityList | null> {
+  const row = await engine.state.get<ListRow>(UPLOAD_SQL.get, [listId, accountId]);
   return row ? { ...row, ids: row.ids === '' ? [] : row.ids.split('\n') } : null;
+}
+
+/**
+ * Deletes lists that expired more than a job's longest run ago (a job submitted just before its list
+ * expired may still read it). Idempotent: any worker of any process may run it.
+ */
+export async function sweepLists(engine: Context, runLimitMs: number): Promise<void> {
+  await engine.state.run(UPLOAD_SQL.sweep, [engine.now() - runLimitMs]);
 }

@@ -1,22 +1,29 @@
 /**
- * The in-process job worker. It takes the oldest running job (a job left running by a crashed process
- * resumes at its committed cursor), else the oldest queued one, and runs it batch by batch: compute the
- * batch, then commit rows + debit + progress in one transaction (`commitBatch`). Between batches it yields
- * to the event loop, so cancels and requests interleave. `stop()` ends it cleanly: no timer outlives it.
+ * The in-process job worker. Any number of them, in any number of processes sharing the state store,
+ * run the jobs between them: a worker claims a job with a lease (`claimJob`: the oldest running job
+ * whose owner's lease ended, i.e. a process that died, else the oldest queued one) and runs it batch
+ * by batch: renew the lease, compute the batch (reads the snapshot), then commit rows + debit +
+ * progress in one transaction that holds only while the lease is still this engine's
+ * (`commitBatch`). So each batch is applied exactly once, and a job whose process died resumes in
+ * another at its committed cursor once the lease (`jobs.leaseMs`) runs out. Between batches it yields
+ * to the event loop, so cancels and requests interleave. `stop()` ends it cleanly (the lease is given
+ * back, no timer outlives it).
  */
 import {
+  claimableJob,
+  claimJob,
   claimNotice,
   commitBatch,
-  finishJob,
+  DEFAULT_LEASE_MS,
+  finishHeldJob,
+  holdJob,
   JOB_RUN_LIMIT_MS,
   jobsToNotify,
-  nextJob,
-  readJob,
-  startJob,
+  releaseJob,
   sweepResults,
   type JobRow,
 } from './state.js';
-import { getList } from './uploads.js';
+import { getList, sweepLists } from './uploads.js';
 import { kind, type Context } from '../runtime/context.js';
 import type { JobWorkerOptions } from '../runtime/settings.js';
 import { computeBatch } from './batch.js';
@@ -27,9 +34,9 @@ export type { JobWorkerOptions } from '../runtime/settings.js';
 export interface JobWorker {
   /** Wakes the worker (a job was submitted). */
   kick(): void;
-  /** Resolves when no job is queued or running. */
+  /** Resolves when no job is left that this worker could take (queued, or running without a live lease). */
   idle(): Promise<void>;
-  /** Stops after the current batch; resolves when the loop has ended. */
+  /** Stops after the current batch and gives its lease back; resolves when the loop has ended. */
   stop(): Promise<void>;
   readonly stopped: boolean;
 }
@@ -41,8 +48,9 @@ const WORKER = kind('jobs.worker', (): { current?: JobWorker } => ({}));
 export const jobWorkerOf = (engine: Context): JobWorker | undefined => engine.services.get(WORKER).current;
 
 /**
- * The engine's worker, started on first need (a job submitted, or jobs left by a crashed process at
- * open), unless the engine was opened with `jobs: { worker: false }` or read-only.
+ * The engine's worker, started on first need (a job submitted, jobs left by a crashed process, or a
+ * shared state store where another process may die holding a job), unless the engine was opened with
+ * `jobs: { worker: false }` or read-only.
  */
 export function ensureJobWorker(engine: Context): JobWorker | undefined {
   if (engine.settings.readonly || !engine.settings.jobs.worker || engine.closed) return undefined;
@@ -61,6 +69,7 @@ export function startJobWorker(engine: Context, options: JobWorkerOptions = {}):
   const opts: JobWorkerOptions = { ...engineJobs, ...options };
   const batchSize = Math.max(1, opts.batchSize ?? 500);
   const pollMs = opts.pollMs ?? 1000;
+  const leaseMs = Math.max(1, opts.leaseMs ?? DEFAULT_LEASE_MS);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
@@ -79,11 +88,12 @@ export function startJobWorker(engine: Context, options: JobWorkerOptions = {}):
       // An idle poll must not keep a script alive; a running job resumes on the next open anyway.
       timer = setTimeout(() => wake?.(), ms).unref();
     });
+  const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-  const idsOf = (job: JobRow): string[] | null => {
+  const idsOf = async (job: JobRow): Promise<string[] | null> => {
     let ids = lists.get(job.list_id);
     if (!ids) {
-      const list = getList(engine, job.account_id, job.list_id);
+      const list = await getList(engine, job.account_id, job.list_id);
       if (!list) return null;
       ids = list.ids;
       lists.set(job.list_id, ids);
@@ -93,10 +103,10 @@ export function startJobWorker(engine: Context, options: JobWorkerOptions = {}):
 
   async function notify(): Promise<void> {
     if (!opts.smtp) return;
-    for (const job of jobsToNotify(engine)) {
+    for (const job of await jobsToNotify(engine)) {
       if (!alive()) return;
       // Marked before sending: a crash may lose a notice but never sends one twice.
-      if (!claimNotice(engine, job.job_id) || !wantsNotice(job)) continue;
+      if (!(await claimNotice(engine, job.job_id)) || !wantsNotice(job)) continue;
       try {
         await sendJobNotice(engine, opts.smtp, job);
       } catch (e) {
@@ -105,64 +115,90 @@ export function startJobWorker(engine: Context, options: JobWorkerOptions = {}):
     }
   }
 
-  /** Runs one batch of `job`; returns false when the job ended. */
-  async function step(job: JobRow): Promise<void> {
-    const now = engine.now();
-    if (job.status === 'queued') job = startJob(engine, job.job_id);
-    if (job.started_at !== null && now - job.started_at > JOB_RUN_LIMIT_MS) {
-      finishJob(engine, job, 'expired', {
+  /** Runs one batch of a job this worker holds; resolves to the job to go on with, or null when it is done (or no longer ours). */
+  async function step(claimed: JobRow): Promise<JobRow | null> {
+    // Renewed before the batch is computed, so a long batch does not outlive the lease unnoticed.
+    const job = await holdJob(engine, claimed, leaseMs);
+    if (!job) return null;
+    if (job.started_at !== null && engine.now() - job.started_at > JOB_RUN_LIMIT_MS) {
+      await finishHeldJob(engine, job, leaseMs, 'expired', {
         code: 'run_time_limit',
         message: 'The job ran longer than 24 hours',
       });
-      return;
+      return null;
     }
-    const ids = idsOf(job);
+    const ids = await idsOf(job);
     if (!ids) {
-      finishJob(engine, job, 'failed', {
+      await finishHeldJob(engine, job, leaseMs, 'failed', {
         code: 'list_not_found',
         message: `list '${job.list_id}' not found`,
       });
-      return;
+      return null;
     }
     const start = job.cursor;
     const batch = await computeBatch(engine, job, start, ids.slice(start, start + batchSize), opts.research);
-    if (!alive()) return;
-    const outcome = await commitBatch(engine, job.job_id, batch);
-    if (outcome.ok) opts.onBatch?.(outcome.job);
-    else if (outcome.reason === 'insufficient_credits') {
-      const current = readJob(engine, job.job_id)!;
-      finishJob(engine, current, 'failed', {
+    if (!alive()) return null;
+    const outcome = await commitBatch(engine, job.job_id, batch, leaseMs);
+    if (outcome.ok) {
+      await opts.onBatch?.(outcome.job);
+      return outcome.job.status === 'running' ? outcome.job : null;
+    }
+    if (outcome.reason === 'insufficient_credits') {
+      await finishHeldJob(engine, job, leaseMs, 'failed', {
         code: 'insufficient_credits',
         message:
           'You have insufficient credits to perform this operation. Please purchase additional credits.',
       });
     }
+    return null;
+  }
+
+  /** Runs a claimed job until it ends, its lease is lost, or the worker stops. */
+  async function run(claimed: JobRow): Promise<void> {
+    let job: JobRow | null = claimed;
+    try {
+      while (job && alive()) {
+        job = await step(job);
+        await yieldLoop();
+      }
+      // Stopped mid-job: give the lease back so another worker need not wait for it to run out.
+      if (job && !engine.closed) await releaseJob(engine, job.job_id);
+    } catch (e) {
+      if (!alive()) return;
+      opts.onError?.(e, job ?? claimed);
+      await finishHeldJob(engine, job ?? claimed, leaseMs, 'failed', {
+        code: 'internal_error',
+        message: (e as Error).message ?? String(e),
+      }).catch(() => {});
+    }
   }
 
   async function loop(): Promise<void> {
     while (alive()) {
-      const job = nextJob(engine);
-      if (!job) {
-        await notify();
-        sweepResults(engine);
-        const waiters = idleWaiters;
-        idleWaiters = [];
-        for (const w of waiters) w();
-        if (!alive()) break;
-        await sleep(pollMs);
-        continue;
-      }
       try {
-        await step(job);
+        const job = await claimJob(engine, leaseMs);
+        if (job) {
+          await run(job);
+          continue;
+        }
+        // Another worker won the race for the last free job: look again at once.
+        if (await claimableJob(engine)) {
+          await yieldLoop();
+          continue;
+        }
+        await notify();
+        await sweepResults(engine);
+        await sweepLists(engine, JOB_RUN_LIMIT_MS);
       } catch (e) {
+        // The store went away (closing) or failed for a moment: the next poll tries again.
         if (!alive()) break;
-        opts.onError?.(e, job);
-        finishJob(engine, readJob(engine, job.job_id) ?? job, 'failed', {
-          code: 'internal_error',
-          message: (e as Error).message ?? String(e),
-        });
+        opts.onError?.(e);
       }
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const w of waiters) w();
+      if (!alive()) break;
+      await sleep(pollMs);
     }
     for (const w of idleWaiters.splice(0)) w();
   }

@@ -39,13 +39,21 @@ export interface JobWorkerOptions {
   batchSize?: number;
   /** How often an idle worker looks for new jobs, ms. Default 1000 (submits wake it at once). */
   pollMs?: number;
+  /**
+   * How long a worker holds a job without renewing it, ms (each batch renews it). A job whose process
+   * died is resumed by another worker once its lease runs out. Default 30,000.
+   */
+  leaseMs?: number;
   smtp?: SmtpOptions;
   /** Research provider for research jobs (default: the engine's). */
   research?: ResearchProvider;
-  /** Called after each committed batch (tests, progress logs). */
-  onBatch?: (job: JobRow) => void;
-  /** Called when a job cannot run (unexpected error); the job is marked failed. */
-  onError?: (error: unknown, job: JobRow) => void;
+  /** Called after each committed batch (tests, progress logs); the next batch waits for its promise. */
+  onBatch?: (job: JobRow) => void | Promise<void>;
+  /**
+   * Called when a job cannot run (unexpected error; the job is marked failed), or without a job when the
+   * worker's poll failed (the state store unreachable for a moment; the next poll tries again).
+   */
+  onError?: (error: unknown, job?: JobRow) => void;
 }
 
 export interface WebhookSettings {

@@ -69,4 +69,7 @@ export interface JobRow {
   results_expires_at: number | null;
   error: string | null;
   notified: number;
+  /** The engine instance running the job (`ctx.instance`), and until when (wall-clock ms). */
+  lease_owner: string | null;
+  lease_until: number | null;
 }

@@ -6,10 +6,28 @@
  * busy timeout: `BEGIN IMMEDIATE` takes the write lock first, so two writers queue instead of
  * deadlocking.
  */
+import { resolve } from 'node:path';
 import Database, { type Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.js';
 import type { Param, StateDb } from './db.js';
 import { createLock, currentFrame, runInFrame, type TxFrame } from './transactions.js';
+
+type Lock = ReturnType<typeof createLock>;
+const fileLocks = new Map<string, Lock>();
+
+/**
+ * One lock per file for the whole process: two stores on one file in one process (two engines) must
+ * queue for each other's transactions here. Left to SQLite, the second one's statement would wait for
+ * the file lock synchronously (the busy timeout), blocking the very event loop the first one needs to
+ * finish its transaction.
+ */
+function lockOf(location: string): Lock {
+  if (location === ':memory:' || location === '') return createLock();
+  const key = resolve(location);
+  let lock = fileLocks.get(key);
+  if (!lock) fileLocks.set(key, (lock = createLock()));
+  return lock;
+}
 
 /** How long a writer waits for another process's transaction before giving up, ms. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -31,7 +49,7 @@ export function openSqliteState(path: string, migrate: (db: Db) => void): StateD
 export function sqliteState(db: Db, location: string, closeDb: () => void): StateDb {
   const statements = new Map<string, Statement>();
   const rawStatements = new Map<string, Statement>();
-  const lock = createLock();
+  const lock = lockOf(location);
   const owner = {};
   let closed = false;
 

@@ -1,8 +1,9 @@
 /**
  * Job-test support. As a module: a small deterministic snapshot (businesses with every enrichment
  * payload, prospects with contacts from several sources) and account setup. As a script
- * (`node --import tsx test/support/job-child.ts <db> <batchSize> <delayMs>`): opens the engine on `<db>`,
- * runs the job worker and prints `cursor <n>` after each committed batch, until killed or idle.
+ * (`node --import tsx test/support/job-child.ts <snapshot> <state> <batchSize> <delayMs> <leaseMs>`):
+ * opens an engine on the snapshot file and the state store (a SQLite file or a PostgreSQL URL), runs
+ * the job worker and prints `cursor <n>` after each batch it commits, until killed or idle.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -270,12 +271,14 @@ export function account(engine: Engine, credits = 1_000_000, entitlements = ['co
 }
 
 async function main(): Promise<void> {
-  const [db, batchSize = '100', delayMs = '0'] = process.argv.slice(2);
-  const engine = openEngine({ path: db!, clock: () => NOW, jobs: { worker: false } });
+  const [snapshot, state, batchSize = '100', delayMs = '0', leaseMs = '1000'] = process.argv.slice(2);
+  const engine = openEngine({ path: snapshot!, state, clock: () => NOW, jobs: { worker: false } });
+  await engine.state.ready();
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const worker = startJobWorker(engine, {
     batchSize: Number(batchSize),
     pollMs: 50,
+    leaseMs: Number(leaseMs),
     onBatch(job) {
       process.stdout.write(`cursor ${job.cursor}\n`);
       // Slows the run so the parent can kill it mid-job.

@@ -52,8 +52,8 @@ function submitRoute(kind: JobKind): Route {
     path,
     entitlement: kind.entitlement,
     body: jobSubmitBody(kind.params),
-    handler(ctx: RouteContext<Record<string, unknown>>) {
-      const job = enqueueJob(ctx.engine, ctx.account!, {
+    async handler(ctx: RouteContext<Record<string, unknown>>) {
+      const job = await enqueueJob(ctx.engine, ctx.account!, {
         entity_type: kind.entity,
         enrichment: kind.name,
         endpoint: path,
@@ -83,24 +83,24 @@ export const routes: Route[] = [
     method: 'GET',
     path: '/v2/jobs',
     query: JobsListQuery,
-    handler(ctx: RouteContext<unknown, z.output<typeof JobsListQuery>>) {
-      const page = listJobs(ctx.engine, ctx.account!.account_id, ctx.query.status, ctx.query.skip);
+    async handler(ctx: RouteContext<unknown, z.output<typeof JobsListQuery>>) {
+      const page = await listJobs(ctx.engine, ctx.account!.account_id, ctx.query.status, ctx.query.skip);
       return { responseContext: false, body: { jobs: page.jobs.map(jobListItem), total: page.total } };
     },
   },
   {
     method: 'GET',
     path: '/v2/jobs/status/{job_id}',
-    handler(ctx) {
-      const job = getJob(ctx.engine, ctx.account!.account_id, ctx.params.job_id!);
+    async handler(ctx) {
+      const job = await getJob(ctx.engine, ctx.account!.account_id, ctx.params.job_id!);
       return { responseContext: false, body: jobStatusBody(ctx.engine, job) };
     },
   },
   {
     method: 'POST',
     path: '/v2/jobs/cancel/{job_id}',
-    handler(ctx) {
-      const job = cancelJob(ctx.engine, ctx.account!.account_id, ctx.params.job_id!);
+    async handler(ctx) {
+      const job = await cancelJob(ctx.engine, ctx.account!.account_id, ctx.params.job_id!);
       return { responseContext: false, body: jobStatusBody(ctx.engine, job) };
     },
   },
@@ -108,10 +108,10 @@ export const routes: Route[] = [
     method: 'GET',
     path: '/v2/jobs/results/{job_id}',
     auth: 'none',
-    handler(ctx) {
+    async handler(ctx) {
       const token = ctx.query.token;
       if (typeof token !== 'string') throw new EngineError('NOT_FOUND', 'Results not found');
-      const csv = jobResultsCsv(ctx.engine, ctx.params.job_id!, token);
+      const csv = await jobResultsCsv(ctx.engine, ctx.params.job_id!, token);
       return {
         responseContext: false,
         headers: {

@@ -102,7 +102,7 @@ export const routes: Route[] = [
         });
       }
       if (issues.length > 0) throw EngineError.validation(issues);
-      const list = createList(ctx.engine, ctx.account!.account_id, {
+      const list = await createList(ctx.engine, ctx.account!.account_id, {
         entity_type: entityType as 'business' | 'prospect',
         name: form.fields.name!,
         description: form.fields.description!,
