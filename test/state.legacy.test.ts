@@ -119,10 +119,7 @@ describe('a single-file database made before the split', () => {
     const engine = openEngine({ path, readonly: true });
     try {
       expect(() => engine.db.exec('CREATE TABLE nope (x)')).toThrow(/readonly/);
-      await engine.state.run(
-        'INSERT INTO credit_ledger (account_id, at, kind, delta, balance) VALUES (?, ?, ?, ?, ?)',
-        ['acc_legacy', T + 2, 'grant', 5, 485],
-      );
+      expect(await grantCredits(engine, 'acc_legacy', 5)).toBe(485);
       expect(await remaining(engine, apiKey)).toBe(485);
     } finally {
       engine.close();

@@ -294,6 +294,8 @@ describe('prospectdb serve --watch', () => {
         'tsx',
         main,
         'serve',
+        '--workers',
+        '1',
         '--db',
         current,
         '--state',
@@ -369,7 +371,21 @@ describe('prospectdb serve --watch', () => {
     const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', main, 'serve', '--db', current, '--watch', '--port', '0'],
+      [
+        '--import',
+        'tsx',
+        main,
+        'serve',
+        '--workers',
+        '1',
+        '--db',
+        current,
+        '--state',
+        current,
+        '--watch',
+        '--port',
+        '0',
+      ],
       {
         stdio: ['ignore', 'ignore', 'pipe'],
       },
