@@ -53,7 +53,11 @@ export interface DeliveryWorkerOptions {
   random?: () => number;
   /** DNS resolver (tests). */
   resolver?: Resolver;
-  /** Longest sleep between two looks at the outbox, even when nothing is due; default 30 s. */
+  /**
+   * Longest sleep between two looks at the outbox, even when nothing is due; default 1 s when the
+   * state may be shared with other processes (a file, PostgreSQL: an event ingested elsewhere wakes
+   * no one here, and a look is one indexed read), 30 s in memory (every ingest wakes the worker).
+   */
   pollMs?: number;
   /**
    * How long a claimed delivery stays this worker's (engine clock, ms); default the engine's
@@ -100,7 +104,7 @@ export function startDeliveryWorker(engine: Context, options: DeliveryWorkerOpti
   const concurrency = options.concurrency ?? 8;
   const clock = options.clock ?? (() => engine.now());
   const random = options.random ?? Math.random;
-  const pollMs = options.pollMs ?? 30_000;
+  const pollMs = options.pollMs ?? (engine.state.location === ':memory:' ? 30_000 : 1_000);
   // A lease outlives the request it covers, so a live owner never loses a delivery it is sending.
   const leaseMs = Math.max(options.leaseMs ?? settings.leaseMs, timeoutMs + LEASE_MARGIN_MS);
   const owner = engine.instance;

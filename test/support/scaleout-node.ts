@@ -2,7 +2,7 @@
  * Scale-out test support: one engine node serving over HTTP, as a process of its own
  * (`node --import tsx test/support/scaleout-node.ts '<json>'`): the snapshot file and the state store
  * the JSON names, webhook targets on loopback allowed (the test's receiver), jobs in small batches
- * slowed by `batchDelayMs` so the test can kill the node mid-run. Prints `listening <port>` once it
+ * slowed by `batchDelayMs` so the test can kill the node mid-run, held by 3-second leases. Prints `listening <port>` once it
  * serves and `job <id> cursor <n>` after each committed batch; stops on SIGTERM.
  */
 import { openEngine } from '../../src/engine.js';
@@ -26,6 +26,8 @@ const engine = openEngine({
   jobs: {
     batchSize: config.batchSize,
     pollMs: 100,
+    // A short lease: a killed node's job is taken over within seconds (the default is 30 s).
+    leaseMs: 3_000,
     onBatch(job) {
       process.stderr.write(`job ${job.job_id} cursor ${job.cursor}\n`);
       if (config.batchDelayMs > 0) Atomics.wait(pause, 0, 0, config.batchDelayMs);
