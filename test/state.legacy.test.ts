@@ -151,26 +151,23 @@ describe('the default layout', () => {
     }
   });
 
-  it(
-    'gives a new snapshot file a state file of its own, writable with the snapshot read-only',
-    async () => {
-      const path = join(dir, 'x.db');
-      const engine = openEngine({ path });
-      const created = await createAccount(engine, { name: 'New Co', credits: 50, account_type: 'paid' });
-      expect(engine.state.location).toBe(join(dir, 'x.state.db'));
-      engine.close();
-      expect(existsSync(join(dir, 'x.state.db'))).toBe(true);
-      const snapshot = openDatabase(path, { readonly: true });
-      expect(snapshot.prepare("SELECT 1 FROM sqlite_master WHERE name = 'accounts'").get()).toBeUndefined();
-      snapshot.close();
+  it('gives a new snapshot file a state file of its own, writable with the snapshot read-only', async () => {
+    const path = join(dir, 'x.db');
+    const engine = openEngine({ path });
+    const created = await createAccount(engine, { name: 'New Co', credits: 50, account_type: 'paid' });
+    expect(engine.state.location).toBe(join(dir, 'x.state.db'));
+    engine.close();
+    expect(existsSync(join(dir, 'x.state.db'))).toBe(true);
+    const snapshot = openDatabase(path, { readonly: true });
+    expect(snapshot.prepare("SELECT 1 FROM sqlite_master WHERE name = 'accounts'").get()).toBeUndefined();
+    snapshot.close();
 
-      const ro = openEngine({ path, readonly: true });
-      try {
-        expect(await grantCredits(ro, created.account_id, 7)).toBe(57);
-        expect(await remaining(ro, created.api_key)).toBe(57);
-      } finally {
-        ro.close();
-      }
-    },
-  );
+    const ro = openEngine({ path, readonly: true });
+    try {
+      expect(await grantCredits(ro, created.account_id, 7)).toBe(57);
+      expect(await remaining(ro, created.api_key)).toBe(57);
+    } finally {
+      ro.close();
+    }
+  });
 });

@@ -8,6 +8,8 @@
  * `store/sql/<area>.ts` like every other statement.
  */
 
+import type { StateMigration } from '../store/sql/migration.js';
+
 /** A bound value: what both drivers take and give back alike. */
 export type Param = string | number | bigint | Buffer | null;
 
@@ -56,8 +58,4 @@ export interface StateArea {
   readonly migrations?: readonly StateMigration[];
 }
 
-export interface StateMigration {
-  readonly version: number;
-  readonly sqlite: string;
-  readonly postgres: string;
-}
+export type { StateMigration } from '../store/sql/migration.js';

@@ -8,7 +8,7 @@
  * (`?` placeholders) run through `ctx.state`; the DDL is SQLite's dialect, translated for PostgreSQL
  * by `state/schema.ts`.
  */
-import type { StateMigration } from '../../state/db.js';
+import type { StateMigration } from './migration.js';
 export const ACCOUNT_SCHEMA = `
 CREATE TABLE IF NOT EXISTS accounts (
   account_id TEXT PRIMARY KEY,

@@ -6,7 +6,7 @@
  * never write a row twice. A batch's rows, the cursor and the ledger debit commit in one transaction
  * that first checks the lease is still the committer's.
  */
-import type { StateMigration } from '../../state/db.js';
+import type { StateMigration } from './migration.js';
 
 export const JOBS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS entity_id_lists (

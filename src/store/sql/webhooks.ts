@@ -11,6 +11,7 @@
  * `lease_until`): one UPDATE takes only rows that are unleased or whose lease ran out, and writes an
  * outcome only while the lease is still its own.
  */
+import type { StateMigration } from './migration.js';
 
 /** `last_error` of a delivery whose retries ran out. */
 export const RETRIES_EXHAUSTED = 'retries_exhausted';
@@ -89,8 +90,7 @@ CREATE INDEX IF NOT EXISTS deliveries_webhook ON deliveries (webhook_rowid, stat
  * idempotent (a store made by an older version never held two deliveries of one event for one
  * enrollment: ingest skipped known events).
  */
-// Shaped as `state/db.ts: StateMigration` (the store layer does not import the state layer).
-export const WEBHOOK_MIGRATIONS: readonly { version: number; sqlite: string; postgres: string }[] = [
+export const WEBHOOK_MIGRATIONS: readonly StateMigration[] = [
   {
     version: 1,
     sqlite: `ALTER TABLE deliveries ADD COLUMN lease_owner TEXT;
