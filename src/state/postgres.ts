@@ -67,16 +67,23 @@ export function openPostgresState(url: string, options: PostgresStateOptions = {
 }
 
 function postgresState(pool: Pool, location: string): StateDb {
-  const texts = new Map<string, string>();
+  const texts = new Map<string, { text: string; name?: string }>();
   const owner = {};
-  const text = (sql: string) => {
+  /**
+   * The statement as sent: `$n` placeholders, and a name for the statements requests repeat (reads
+   * and writes), so each pooled connection parses and plans them once (DDL stays unnamed).
+   */
+  const prepared = (sql: string) => {
     let t = texts.get(sql);
-    if (t === undefined) texts.set(sql, (t = toPositional(sql)));
+    if (t === undefined) {
+      const named = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(sql);
+      texts.set(sql, (t = { text: toPositional(sql), ...(named ? { name: `pdb${texts.size}` } : {}) }));
+    }
     return t;
   };
   const query = async (sql: string, params: readonly Param[], rowMode?: 'array') => {
     const frame = currentFrame<PoolClient>(owner);
-    const config = { text: text(sql), values: params as Param[], ...(rowMode ? { rowMode } : {}) };
+    const config = { ...prepared(sql), values: params as Param[], ...(rowMode ? { rowMode } : {}) };
     return frame ? frame.conn.query(config) : pool.query(config);
   };
 
