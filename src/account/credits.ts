@@ -69,6 +69,8 @@ export async function applyCharges(
       correlation_id: scope.correlationId,
     });
   }
-  await engine.state.transaction(() => postEntries(engine.state, entries));
+  // One entry on PostgreSQL is one atomic statement (`postEntries`); more take a transaction.
+  if (engine.state.dialect === 'postgres' && entries.length === 1) await postEntries(engine.state, entries);
+  else await engine.state.transaction(() => postEntries(engine.state, entries));
   return { total_credits: total, total_results: units };
 }

@@ -7,7 +7,7 @@
  * after it, so the ledger alone still tells the whole history.
  */
 import { EngineError } from '../errors.js';
-import type { StateDb } from '../state/db.js';
+import type { Param, StateDb } from '../state/db.js';
 import { ACCOUNT_SQL as SQL } from '../store/sql/accounts.js';
 
 export interface AccountRow {
@@ -52,7 +52,8 @@ export async function ledgerBalance(state: StateDb, accountId: string): Promise<
  * Moves an account's balance by the sum of `entries` (all of one account) and appends them to the
  * ledger, each with the running balance after it. A debit the balance does not cover changes nothing
  * and throws INSUFFICIENT_CREDITS; an unknown account throws NOT_FOUND. Call inside a transaction of
- * `state` (the balance row and the ledger rows commit together). Returns the new balance.
+ * `state` (the balance row and the ledger rows commit together); one debit on PostgreSQL is a single
+ * statement, atomic by itself, so it needs none. Returns the new balance.
  */
 export async function postEntries(state: StateDb, entries: readonly LedgerEntry[]): Promise<number> {
   const first = entries[0];
@@ -60,32 +61,53 @@ export async function postEntries(state: StateDb, entries: readonly LedgerEntry[
   const accountId = first.account_id;
   const delta = entries.reduce((n, e) => n + e.delta, 0);
   let after: number | undefined;
+  if (state.dialect === 'postgres' && entries.length === 1 && delta < 0) {
+    after = await state.value<number>(SQL.debitWithEntry, [
+      -delta,
+      accountId,
+      -delta,
+      ...entryParams(first).slice(0, 4),
+      ...entryParams(first).slice(5),
+    ]);
+    if (after === undefined) await refuseDebit(state, accountId);
+    return after!;
+  }
   if (delta < 0) {
     after = await state.value<number>(SQL.debit, [-delta, accountId, -delta]);
-    if (after === undefined) {
-      if ((await state.value(SQL.balance, [accountId])) === undefined)
-        throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
-      throw new EngineError('INSUFFICIENT_CREDITS');
-    }
+    if (after === undefined) await refuseDebit(state, accountId);
   } else {
     after = await state.value<number>(SQL.credit, [delta, accountId]);
     if (after === undefined) throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
   }
-  let running = after - delta;
+  let running = after! - delta;
   for (const e of entries) {
     running += e.delta;
-    await state.run(SQL.appendEntry, [
-      e.account_id,
-      e.at,
-      e.kind,
-      e.delta,
-      running,
-      e.operation ?? null,
-      e.units ?? null,
-      e.endpoint ?? null,
-      e.key_id ?? null,
-      e.correlation_id ?? null,
-    ]);
+    const params = entryParams(e);
+    params[4] = running;
+    await state.run(SQL.appendEntry, params);
   }
-  return after;
+  return after!;
+}
+
+/** A ledger row's values in `appendEntry` order (the running balance, 5th, filled by the caller). */
+function entryParams(e: LedgerEntry): Param[] {
+  return [
+    e.account_id,
+    e.at,
+    e.kind,
+    e.delta,
+    null,
+    e.operation ?? null,
+    e.units ?? null,
+    e.endpoint ?? null,
+    e.key_id ?? null,
+    e.correlation_id ?? null,
+  ];
+}
+
+/** Why a debit changed nothing: no such account, or a balance that does not cover it. */
+async function refuseDebit(state: StateDb, accountId: string): Promise<never> {
+  if ((await state.value(SQL.balance, [accountId])) === undefined)
+    throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
+  throw new EngineError('INSUFFICIENT_CREDITS');
 }

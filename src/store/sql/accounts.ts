@@ -111,6 +111,15 @@ export const ACCOUNT_SQL = {
   debit: 'UPDATE accounts SET balance = balance - ? WHERE account_id = ? AND balance >= ? RETURNING balance',
   credit: 'UPDATE accounts SET balance = balance + ? WHERE account_id = ? RETURNING balance',
   allocated: "SELECT coalesce(sum(delta), 0) FROM credit_ledger WHERE account_id = ? AND kind = 'grant'",
+  /**
+   * PostgreSQL only (SQLite has no UPDATE in a WITH): the debit and its one ledger row in a single
+   * statement, atomic by itself, so a standalone charge is one round trip instead of BEGIN, debit,
+   * insert, COMMIT. No row back when the balance does not cover it (nothing is written then).
+   */
+  debitWithEntry: `WITH debit AS (
+         UPDATE accounts SET balance = balance - ? WHERE account_id = ? AND balance >= ? RETURNING balance)
+       INSERT INTO credit_ledger (account_id, at, kind, delta, balance, operation, units, endpoint, key_id, correlation_id)
+       SELECT ?, ?, ?, ?, balance, ?, ?, ?, ?, ? FROM debit RETURNING balance`,
   appendEntry: `INSERT INTO credit_ledger (account_id, at, kind, delta, balance, operation, units, endpoint, key_id, correlation_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   chargesBetween: `SELECT l.at, -l.delta AS credits, l.endpoint, l.operation, l.units, k.name AS key_name
