@@ -3,7 +3,7 @@
  * (`creditMenu`) overrides them for every partner, rows of `credit_menu` override them per partner.
  * Served by `GET /v1/credits/menu/{partner_id}`.
  */
-import type { Context } from '../runtime/context.js';
+import { kind, type Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import { ACCOUNT_SQL as SQL } from '../store/sql/accounts.js';
 
@@ -22,14 +22,28 @@ export const DEFAULT_MENU: Readonly<Record<string, number>> = Object.freeze({
 
 export type ChargingMenu = Record<string, number>;
 
+/**
+ * How long a partner's menu is reused before it is read again, ms. Every charging request needs it,
+ * and on a shared PostgreSQL state each read is a round trip; a change made through this engine is
+ * seen at once, one made by another process within this time.
+ */
+export const MENU_TTL_MS = 5_000;
+
+/** Partner → its menu and when it was read (wall-clock ms), per engine. */
+const MENUS = kind('account.menus', () => new Map<string, { menu: ChargingMenu; readAt: number }>());
+
 /** The menu that applies to a partner (defaults ← engine option ← per-partner rows). */
 export async function menuFor(engine: Context, partnerId: string): Promise<ChargingMenu> {
+  const cache = engine.services.get(MENUS);
+  const hit = cache.get(partnerId);
+  if (hit && performance.now() - hit.readAt < MENU_TTL_MS) return hit.menu;
   const configured = engine.settings.creditMenu;
   const menu: ChargingMenu = { ...DEFAULT_MENU, ...configured };
   const rows = await engine.state.all<{ operation: string; credit_cost: number }>(SQL.menuRows, [partnerId]);
   for (const row of rows) {
     menu[row.operation] = row.credit_cost;
   }
+  cache.set(partnerId, { menu, readAt: performance.now() });
   return menu;
 }
 
@@ -40,13 +54,12 @@ export async function setMenuCost(
   operation: string,
   cost: number | null,
 ): Promise<void> {
-  if (cost === null) {
-    await engine.state.run(SQL.deleteMenuRow, [partnerId, operation]);
-    return;
-  }
-  if (!Number.isSafeInteger(cost) || cost < 0)
+  if (cost !== null && (!Number.isSafeInteger(cost) || cost < 0))
     throw new EngineError('BAD_REQUEST', 'credit cost must be an integer ≥ 0');
-  await engine.state.run(SQL.upsertMenuRow, [partnerId, operation, cost]);
+  if (cost === null) await engine.state.run(SQL.deleteMenuRow, [partnerId, operation]);
+  else await engine.state.run(SQL.upsertMenuRow, [partnerId, operation, cost]);
+  // After the write: a read racing it may have kept the old menu.
+  engine.services.get(MENUS).delete(partnerId);
 }
 
 /** Credits for `units` of `operation` under `menu`; unknown operations are a programming error. */
