@@ -276,6 +276,13 @@ describe('engine.swapSnapshot', () => {
   });
 });
 
+/** `prospectdb serve --watch` on one worker over `db` and the state `state`, its stderr piped. */
+function serveWatching(db: string, state: string): ChildProcess {
+  const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+  const args = ['serve', '--workers', '1', '--db', db, '--state', state, '--watch', '--port', '0'];
+  return spawn(process.execPath, ['--import', 'tsx', main, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
 describe('prospectdb serve --watch', () => {
   let child: ChildProcess | undefined;
   afterEach(() => {
@@ -286,26 +293,7 @@ describe('prospectdb serve --watch', () => {
   it('swaps when a new file is renamed over the served one, and keeps the old one when the new one is broken', async () => {
     const current = await snapshotFile('current', OLD);
     const next = await snapshotFile('next', NEW);
-    const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
-    const proc = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        main,
-        'serve',
-        '--workers',
-        '1',
-        '--db',
-        current,
-        '--state',
-        join(dir, 'state.db'),
-        '--watch',
-        '--port',
-        '0',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    const proc = serveWatching(current, join(dir, 'state.db'));
     child = proc;
     let log = '';
     const waiters: { re: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
@@ -368,28 +356,7 @@ describe('prospectdb serve --watch', () => {
 
   it('refuses --watch when the state shares the served file', async () => {
     const current = await snapshotFile('shared', OLD);
-    const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
-    const proc = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        main,
-        'serve',
-        '--workers',
-        '1',
-        '--db',
-        current,
-        '--state',
-        current,
-        '--watch',
-        '--port',
-        '0',
-      ],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    const proc = serveWatching(current, current);
     child = proc;
     let log = '';
     proc.stderr!.setEncoding('utf8').on('data', (c: string) => (log += c));
