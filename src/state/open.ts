@@ -18,8 +18,7 @@ export const isPostgresUrl = (spec: string): boolean => /^postgres(ql)?:\/\//i.t
 /** Opens the store `spec` names and migrates its areas. */
 export function openState(spec: string, areas: readonly StateArea[]): StateDb {
   if (isPostgresUrl(spec)) return migrated(openPostgresState(spec), areas);
-  const store = openSqliteState(spec, (db) => migrateSqliteState(db, areas));
-  return store;
+  return openSqliteState(spec, (db) => migrateSqliteState(db, areas));
 }
 
 /**
