@@ -34,6 +34,8 @@ export const ERROR_CODES = {
   SNAPSHOT_NOT_FOUND: { status: 400, message: 'Snapshot files not found' },
   SNAPSHOT_INVALID: { status: 400, message: 'Snapshot refused: it holds invalid records' },
   ENGINE_CLOSED: { status: 500, message: 'The engine is closed' },
+  /** A database file in an older layout (`store/migrate.ts` words the fix). */
+  SCHEMA_OUTDATED: { status: 500, message: 'The database file was written in an older layout' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

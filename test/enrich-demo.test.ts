@@ -45,11 +45,17 @@ const post = async (path: string, body: unknown) =>
 function sampleId(entity: 'business' | 'prospect', name: string): string {
   const table = entity === 'business' ? 'businesses' : 'prospects';
   const idCol = `${entity}_id`;
-  for (const row of engine.db.prepare(`SELECT ${idCol} AS id, doc FROM ${table}`).iterate() as Iterable<{
+  for (const row of engine.db
+    .prepare(`SELECT ${idCol} AS id, wire, rest FROM ${table}`)
+    .iterate() as Iterable<{
     id: string;
-    doc: Buffer;
+    wire: Buffer;
+    rest: Buffer;
   }>) {
-    const rec = decodeDoc(table, row.doc) as { enrichments: Record<string, unknown>; emails?: unknown[] };
+    const rec = decodeDoc(table, row.wire, row.rest) as {
+      enrichments: Record<string, unknown>;
+      emails?: unknown[];
+    };
     // Profiles, firmographics and technographics are built from the record itself.
     if (['profiles', 'firmographics', 'technographics'].includes(name)) return row.id;
     if (name === 'contacts_information' ? (rec.emails?.length ?? 0) > 0 : rec.enrichments[name] !== undefined)

@@ -26,7 +26,7 @@ import { getMeta, openDatabase, type Db } from '../store/open.js';
 import { EXPORT_SQL } from '../store/sql/scans.js';
 import { capPerCompany } from './company-cap.js';
 import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
-import { BUSINESS_PREVIEW_KEYS, pick, PROSPECT_PREVIEW_KEYS, wireCodec } from '../store/wire.js';
+import { BUSINESS_PREVIEW_KEYS, pick, PROSPECT_PREVIEW_KEYS, unpackWire } from '../store/wire.js';
 import { recentBusinessEvents, type FetchMode } from './records.js';
 
 /** Records read per step. */
@@ -171,7 +171,7 @@ function walk(engine: Context, lent: Bitset, entity: Entity, mode: FetchMode): R
   async function* decoded() {
     for await (const batch of stored()) {
       for (const r of batch) {
-        const full = wireCodec.unpack(r.wire) as Record<string, unknown>;
+        const full = unpackWire(entity, r.wire);
         if (r.replace) Object.assign(full, r.replace);
         yield mode === 'full' ? full : pick(full, keys);
       }

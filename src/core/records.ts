@@ -11,8 +11,9 @@ import {
   BUSINESS_PREVIEW_KEYS,
   pick,
   PROSPECT_PREVIEW_KEYS,
-  wireCodec,
+  unpackWire,
   type FetchMode,
+  type WireStream,
 } from '../store/wire.js';
 import { RECORD_BATCH, recordStatements } from '../store/sql/search.js';
 
@@ -27,25 +28,29 @@ const BATCH = RECORD_BATCH;
 const statements = (engine: Context) => recordStatements(engine.db);
 
 /** The stored fetch records of `rows`, decoded, in the given order (rowid 0 pads a short batch: none has it). */
-function storedRecords(read: Statement, rows: readonly number[]): Record<string, unknown>[] {
+function storedRecords(
+  stream: WireStream,
+  read: Statement,
+  rows: readonly number[],
+): Record<string, unknown>[] {
   const byRow = new Map<number, Buffer>();
   for (let i = 0; i < rows.length; i += BATCH) {
     const batch = rows.slice(i, i + BATCH);
     while (batch.length < BATCH) batch.push(0);
     for (const [rowid, wire] of read.all(batch) as [number, Buffer][]) byRow.set(rowid, wire);
   }
-  return rows.map((rowid) => wireCodec.unpack(byRow.get(rowid)!) as Record<string, unknown>);
+  return rows.map((rowid) => unpackWire(stream, byRow.get(rowid)!));
 }
 
 /** Wire records of prospect rowids, in the given order. */
 export function prospectRecords(engine: Context, rows: readonly number[], mode: FetchMode) {
-  const full = storedRecords(statements(engine).prospects, rows);
+  const full = storedRecords('prospects', statements(engine).prospects, rows);
   return mode === 'full' ? full : full.map((r) => pick(r, PROSPECT_PREVIEW_KEYS));
 }
 
 /** Wire records of business rowids, in the given order. */
 export function businessRecords(engine: Context, rows: readonly number[], mode: FetchMode) {
-  const full = storedRecords(statements(engine).businesses, rows);
+  const full = storedRecords('businesses', statements(engine).businesses, rows);
   if (mode === 'preview') return full.map((r) => pick(r, BUSINESS_PREVIEW_KEYS));
   // `events` keeps its place in the stored record; only its value is per request.
   for (const r of full) r.events = recentBusinessEvents(engine, r.business_id as string);

@@ -10,13 +10,16 @@
  * a record in column order costs one comparison per key); a key that is not a column is skipped (a
  * preview export reads the full stored record); a column missing from a record is null.
  *
+ * A stored record is the array of its values in `WIRE_KEYS` order (schema 5; the key list is the one
+ * holding every column), or a map with its keys.
+ *
  * Values of an unexpected MessagePack type are not dropped: a string column receives their JSON text,
  * a list column a one-element list of it, an integer column null for a non-integer.
  *
  * Over 400 lines on purpose: one MessagePack walker specialised per column kind; the walk and the
  * buffers it fills must stay in one module for the JIT to inline them.
  */
-import { wireCodec } from '../store/wire.js';
+import { WIRE_KEYS, wireCodec } from '../store/wire.js';
 import type { Column } from './columns.js';
 
 const utf8 = new TextEncoder();
@@ -376,11 +379,17 @@ export class ColumnarBatch {
   private readonly fieldKeys: (Uint8Array[] | undefined)[];
   /** `seen[i] === stamp` when column `i` was filled by the current record. */
   private readonly seen: Int32Array;
+  /** Column of each value of a stored value array (`WIRE_KEYS` order), -1 when not a column. */
+  private readonly positions: Int32Array;
   private stamp = 0;
   length = 0;
 
   constructor(readonly columns: readonly Column[]) {
     this.keys = columns.map((c) => utf8.encode(c.name));
+    const names = columns.map((c) => c.name);
+    const stored: readonly string[] =
+      Object.values(WIRE_KEYS).find((keys: readonly string[]) => names.every((n) => keys.includes(n))) ?? [];
+    this.positions = Int32Array.from(stored, (k) => names.indexOf(k));
     this.fieldKeys = columns.map((c) => c.fields?.map((f) => utf8.encode(f)));
     this.seen = new Int32Array(columns.length);
     this.builders = columns.map((c) => {
@@ -396,12 +405,45 @@ export class ColumnarBatch {
     this.lists = this.builders.map((b) => b as ListBuilder<StringBuilder>);
   }
 
-  /** Appends one stored record (a MessagePack map); `replace` holds values that override stored ones. */
+  /** Appends one stored record (a value array or a map); `replace` holds values that override stored ones. */
   add(b: Uint8Array, replace?: Record<string, unknown>): void {
     const stamp = ++this.stamp;
+    const { seen, columns } = this;
+    if (arrayLength(b, 0) >= 0) this.addValues(b, stamp, replace);
+    else this.addMap(b, stamp, replace);
+    for (let i = 0; i < columns.length; i++) {
+      if (seen[i] === stamp) continue;
+      const name = columns[i]!.name;
+      this.appendValue(i, replace && name in replace ? replace[name] : null);
+    }
+    this.length++;
+  }
+
+  /** A stored value array: value `e` is column `positions[e]`. */
+  private addValues(b: Uint8Array, stamp: number, replace?: Record<string, unknown>): void {
+    const { positions, seen, columns } = this;
+    const n = arrayLength(b, 0);
+    let p = headerEnd;
+    for (let e = 0; e < n; e++) {
+      const col = e < positions.length ? positions[e]! : -1;
+      if (col < 0) {
+        p = skip(b, p);
+        continue;
+      }
+      seen[col] = stamp;
+      const name = columns[col]!.name;
+      if (replace && name in replace) {
+        this.appendValue(col, replace[name]);
+        p = skip(b, p);
+      } else p = this.appendStored(col, b, p);
+    }
+  }
+
+  /** A stored map: keys matched against the column names. */
+  private addMap(b: Uint8Array, stamp: number, replace?: Record<string, unknown>): void {
     const { keys, seen, columns } = this;
     const n = mapLength(b, 0);
-    if (n < 0) throw new Error('export: a stored record is not a MessagePack map');
+    if (n < 0) throw new Error('export: a stored record is not a MessagePack map or array');
     let p = headerEnd;
     let expect = 0;
     for (let e = 0; e < n; e++) {
@@ -434,12 +476,6 @@ export class ColumnarBatch {
         p = skip(b, p);
       } else p = this.appendStored(col, b, p);
     }
-    for (let i = 0; i < columns.length; i++) {
-      if (seen[i] === stamp) continue;
-      const name = columns[i]!.name;
-      this.appendValue(i, replace && name in replace ? replace[name] : null);
-    }
-    this.length++;
   }
 
   /** Appends the stored value at `p` to column `col`; returns the position after it. */

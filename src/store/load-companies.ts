@@ -3,10 +3,10 @@
  * (`companyRows`), and re-derived for every stored prospect when only businesses are reloaded
  * (`refreshProspectCompanies`).
  */
-import { decodeDoc } from './codec.js';
+import { decodeDoc, fileDictionary } from './codec.js';
 import { NO_COMPANY, type CompanyColumns } from './derive.js';
 import type { Db } from './open.js';
-import { prospectWire } from './wire.js';
+import { packWire, prospectRecord } from './wire.js';
 import { LOAD_SQL } from './sql/load.js';
 
 /** The company columns of every business, flattened in `COMPANY_FIELDS` order (what workers receive). */
@@ -35,17 +35,21 @@ export function companyLookup(db: Db): Map<string, CompanyColumns> {
 export function refreshProspectCompanies(db: Db): void {
   const companies = companyLookup(db);
   const update = db.prepare(LOAD_SQL.updateProspectCompany);
-  // The stored fetch record shows the company columns, so it is rebuilt from the doc (a rare path:
+  // The stored fetch record shows the company columns, so it is rebuilt from the record (a rare path:
   // businesses reloaded without prospects).
   const wire = db.prepare(LOAD_SQL.updateProspectWire);
+  const dictionary = fileDictionary(db);
   const rows = db.prepare(LOAD_SQL.prospectDocs).all() as {
     rowid: number;
     business_id: string | null;
-    doc: Buffer;
+    wire: Buffer;
+    rest: Buffer;
   }[];
-  for (const { rowid, business_id, doc } of rows) {
-    const company = (business_id && companies.get(business_id)) || NO_COMPANY;
-    update.run({ ...company, rowid });
-    wire.run(prospectWire(decodeDoc('prospects', doc), company), rowid);
+  for (const row of rows) {
+    const company = (row.business_id && companies.get(row.business_id)) || NO_COMPANY;
+    update.run({ ...company, rowid: row.rowid });
+    // `rest` stays: the fields it leaves to `wire` do not depend on the company.
+    const record = decodeDoc('prospects', row.wire, row.rest, dictionary);
+    wire.run(packWire('prospects', prospectRecord(record, company)), row.rowid);
   }
 }

@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { BusinessRecord, EventRecord, ProspectRecord } from '../schemas/records.js';
 import type { StreamName } from '../snapshot/files.js';
-import { docCodec } from './codec.js';
+import { docCodec, packRest } from './codec.js';
 import {
   businessColumns,
   businessKeys,
@@ -18,7 +18,7 @@ import {
   type CompanyColumns,
 } from './derive.js';
 import { validator } from './validate.js';
-import { businessFacets, businessWire, prospectFacets, prospectWire } from './wire.js';
+import { businessFacets, businessRecord, packWire, prospectFacets, prospectRecord } from './wire.js';
 
 /** The columns of `COMPANY_SELECT` in order, as sent to workers: `business_id` first. */
 export const COMPANY_FIELDS = [
@@ -67,23 +67,24 @@ function companyMap(flat: unknown[] = []): Map<string, CompanyColumns> {
 
 /**
  * The per-record preparation of one stream: validated value → positional row, or a refusal reason.
- * `raw` is the record's JSON line when it came from one: stored as the document as it is (see
- * `codec.ts`), where encoding the parsed record again cost more than validating it.
+ * (`raw`, the record's JSON line, is accepted for the callers that have it; the stored form is built
+ * from the validated record, see `codec.ts`.)
  */
 export function preparer(setup: StreamSetup): (value: unknown, raw?: Buffer) => Prepared {
   const validate = validator(setup.stream);
   const build = builder(setup);
-  return (value, raw) => {
+  return (value) => {
     const v = validate(value);
-    return v.ok ? build(v.record, raw) : v.reason;
+    return v.ok ? build(v.record) : v.reason;
   };
 }
 
-function builder(setup: StreamSetup): (record: unknown, raw: Buffer | undefined) => Prepared {
+function builder(setup: StreamSetup): (record: unknown) => Prepared {
   if (setup.stream === 'businesses') {
-    return (r, raw) => {
+    return (r) => {
       const b = r as BusinessRecord;
       const c = businessColumns(b, setup.asOfYear);
+      const wire = businessRecord(b, []);
       const keys: string[] = [];
       for (const [kind, k] of businessKeys(c)) keys.push(kind, k);
       return {
@@ -109,10 +110,10 @@ function builder(setup: StreamSetup): (record: unknown, raw: Buffer | undefined)
           c.naics,
           c.is_public,
           c.has_website,
-          raw ?? docCodec.pack(b),
+          packRest('businesses', b, wire),
           companyWebsite(b),
           b.linkedin_profile,
-          businessWire(b),
+          packWire('businesses', wire),
           businessFacets(b),
         ],
       };
@@ -120,10 +121,11 @@ function builder(setup: StreamSetup): (record: unknown, raw: Buffer | undefined)
   }
   if (setup.stream === 'prospects') {
     const companies = companyMap(setup.companies);
-    return (r, raw) => {
+    return (r) => {
       const p = r as ProspectRecord;
       const c = prospectColumns(p);
       const m = (p.business_id && companies.get(p.business_id)) || NO_COMPANY;
+      const wire = prospectRecord(p, m);
       const keys: string[] = [];
       for (const [kind, k] of prospectKeys(p, c.linkedin_slug)) keys.push(kind, k);
       return {
@@ -157,8 +159,8 @@ function builder(setup: StreamSetup): (record: unknown, raw: Buffer | undefined)
           m.company_naics,
           m.company_is_public,
           m.company_has_website,
-          raw ?? docCodec.pack(p),
-          prospectWire(p, m),
+          packRest('prospects', p, wire),
+          packWire('prospects', wire),
           prospectFacets(p),
         ],
       };

@@ -25,7 +25,7 @@ import { loadStream } from './load-stream.js';
 import type { LoadIssue, LoadOptions, LoadReport, StreamReport } from './load-report.js';
 import { getMeta, setMeta, type Db } from './open.js';
 
-// Kept for callers that read stored docs through the loader's module (the codec is `codec.ts`).
+// Kept for callers that read stored records through the loader's module (the codec is `codec.ts`).
 export { decodeDoc, docCodec };
 
 export type { LoadIssue, LoadOptions, LoadProgress, LoadReport, StreamReport } from './load-report.js';

@@ -2,14 +2,25 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
-import { migrate } from './migrate.js';
+import { DICTIONARY_META, RECORD_DICTIONARY_BYTES } from './codec.js';
+import { hasOldLayout, layoutError } from './migrate.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { metaStatements } from './sql/meta.js';
 
 export type { Db } from './db.js';
 
+/**
+ * Opens a snapshot file. A file in an older layout (schema < 5) is refused with an `EngineError`
+ * (`SCHEMA_OUTDATED`) naming the file, its version and the fix (`prospectdb migrate` or a reload).
+ */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
   const db = new Database(path, { readonly: options.readonly ?? false });
+  try {
+    if (hasOldLayout(db)) throw layoutError(path, getMeta(db, 'schema_version'));
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   // 16 KiB pages for new files (an existing file keeps its own): a prospect row (~3.5 KB with its doc
   // and fetch record) and a business row (~10 KB) take one page instead of a page each plus overflow
   // pages; inserting 60k prospects cost ~20-40% less CPU than with 4 KiB pages. Set before anything
@@ -23,8 +34,11 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   db.pragma('foreign_keys = ON');
   if (!options.readonly) {
     for (const ddl of SCHEMA) db.exec(ddl);
-    if (Number(getMeta(db, 'schema_version') ?? SCHEMA_VERSION) < SCHEMA_VERSION) migrate(db);
     setMeta(db, 'schema_version', String(SCHEMA_VERSION));
+    // The dictionary the loader compresses `rest` with, kept with the file (see `codec.ts`).
+    if (getMeta(db, DICTIONARY_META) === undefined) {
+      setMeta(db, DICTIONARY_META, RECORD_DICTIONARY_BYTES.toString('base64'));
+    }
   }
   return db;
 }

@@ -1,19 +1,21 @@
 /**
- * The SQLite schema. Entity tables keep the full record as `doc` (with `enrichments`; enrichment code
- * reads it through `decodeDoc`) plus what reads need without decoding it: the normalised columns that
- * filters, stats, match and autocomplete read, `wire` (the pre-built fetch record) and `facets` (the
- * multi-valued fields the in-memory indexes read), see `wire.ts`. The dense `rowid` is the id inside
+ * The SQLite schema. Entity tables keep each record once, as `wire` (the pre-built fetch record, what a
+ * fetch reads) plus `rest` (the record's other fields, compressed; `decodeDoc` in `codec.ts` joins the
+ * two into the full record for enrichments), and what reads need without decoding it: the normalised
+ * columns that filters, stats, match and autocomplete read and `facets` (the multi-valued fields the
+ * in-memory indexes read), see `wire.ts`. The dense `rowid` is the id inside
  * every in-memory index. This is the snapshot's file; the state that requests change (accounts, credits,
  * webhooks, jobs, OAuth) is a store of its own (`src/state/`), its DDL in `sql/<area>.ts` beside that
  * area's statements.
  */
 
 /**
- * 3: `wire`, `facets`, `website_url`, `linkedin_profile` before `doc` (older files are migrated on open).
- * 4: an entity `doc` may be the snapshot line's JSON text instead of MessagePack (`codec.ts` reads both,
- * so older files need no migration; older code cannot read newer files).
+ * 3: `wire`, `facets`, `website_url`, `linkedin_profile` before `doc`.
+ * 4: an entity `doc` may be the snapshot line's JSON text instead of MessagePack.
+ * 5: no `doc`: `wire` is a value array (`WIRE_KEYS`) and `rest` holds the other fields (`codec.ts`).
+ * Older files are refused on open with the fix (`prospectdb migrate` or a reload), see `layout.ts`.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const ENTITIES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -44,9 +46,9 @@ CREATE TABLE IF NOT EXISTS businesses (
   linkedin_profile TEXT,
   facets BLOB,
   wire BLOB,
-  -- Last on purpose: a large doc spills to overflow pages, and SQLite reads a row's columns in order,
+  -- Last on purpose: a large rest spills to overflow pages, and SQLite reads a row's columns in order,
   -- so every column placed after it costs a walk of that overflow chain.
-  doc BLOB NOT NULL
+  rest BLOB NOT NULL
 ) STRICT;
 
 CREATE TABLE IF NOT EXISTS prospects (
@@ -81,7 +83,7 @@ CREATE TABLE IF NOT EXISTS prospects (
   company_has_website INTEGER,
   facets BLOB,
   wire BLOB,
-  doc BLOB NOT NULL -- last: see businesses.doc
+  rest BLOB NOT NULL -- last: see businesses.rest
 ) STRICT;
 
 -- Exact match keys (e-mail, phone, profile slug, domain …) → entity rowid; kind names the key.

@@ -1,13 +1,15 @@
 /**
- * What the loader pre-builds per entity besides the full `doc`, so that reads never decode a full
- * record (api-reference §4.4 business, §5.3 prospect):
- * - `wire`: the exact fetch `full` record as MessagePack (the `preview` record is a key subset of it,
- *   picked at read time; a business's `events` depend on the clock and are filled in at read time);
+ * What the loader pre-builds per entity, so that reads never decode a full record (api-reference §4.4
+ * business, §5.3 prospect):
+ * - `wire`: the exact fetch `full` record, as the MessagePack array of its values in `WIRE_KEYS` order
+ *   (the `preview` record is a key subset of it, picked at read time; a business's `events` depend on
+ *   the clock and are filled in at read time). The record's other fields are stored beside it as
+ *   `rest` (`codec.ts`), so each record is stored once;
  * - `facets`: the few multi-valued fields the in-memory indexes read, as a small MessagePack array.
  *
- * Why MessagePack and not JSON text for `wire`: measured on 2,000 generated full prospect records
- * (≈1.1 KB each) both decode in ≈5 µs per record (JSON.parse 5.0, msgpackr 5.4, within noise), the
- * MessagePack form is 9 % smaller, and the stored full `doc` (with `enrichments`) took 12 µs.
+ * Why a value array: measured on 2,000 generated records, 100 prospect records decode in 0.16 ms as
+ * arrays built into objects against 0.46 ms as maps with their keys (JSON.parse: 1.0 ms), and the
+ * array is 30 % smaller (prospects 1,120 → 790 B, businesses 861 → 591 B).
  *
  * Preview field sets (the spec does not show them; the docs say `full` "adds job history, social links
  * and experience"):
@@ -29,8 +31,8 @@ import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
 export type FetchMode = 'full' | 'preview';
 
 /**
- * Codec of the `wire` and `facets` columns (plain maps: any MessagePack reader can decode them). The
- * loader writes them with `packJson`, its faster writer of the same format.
+ * Codec of the `wire` and `facets` columns (plain MessagePack: any reader can decode them). The loader
+ * writes them with `packJson`, its faster writer of the same format.
  */
 export const wireCodec = new Packr({ useRecords: false, moreTypes: false });
 
@@ -195,14 +197,104 @@ export function pick(full: Record<string, unknown>, keys: readonly string[]): Re
   return out;
 }
 
+/**
+ * Keys of the full records, in wire order: the stored `wire` blob is the MessagePack array of the
+ * values in this order (the keys, a third of the bytes, are spelled out once here instead of per row).
+ * Changing a list changes the file format: bump `SCHEMA_VERSION`.
+ */
+export const WIRE_KEYS = {
+  prospects: [
+    'prospect_id',
+    'professional_email_hashed',
+    'first_name',
+    'last_name',
+    'full_name',
+    'country_name',
+    'region_name',
+    'city',
+    'linkedin',
+    'linkedin_url_array',
+    'experience',
+    'skills',
+    'interests',
+    'company_name',
+    'company_website',
+    'company_linkedin',
+    'job_department',
+    'job_department_array',
+    'job_department_main',
+    'job_seniority_level',
+    'job_level_array',
+    'job_level_main',
+    'job_title',
+    'business_id',
+  ],
+  businesses: [
+    'business_id',
+    'name',
+    'domain',
+    'logo',
+    'website',
+    'country_name',
+    'region',
+    'city_name',
+    'number_of_employees_range',
+    'yearly_revenue_range',
+    'naics',
+    'naics_description',
+    'business_description',
+    'sic_code',
+    'sic_code_description',
+    'business_intent_topics',
+    'events',
+    'linkedin_profile',
+    'google_category',
+    'linkedin_category',
+  ],
+} as const satisfies Record<'prospects' | 'businesses', readonly string[]>;
+
+export type WireStream = keyof typeof WIRE_KEYS;
+
+/** A full record's values in `WIRE_KEYS` order, as MessagePack. */
+export function packWire(stream: WireStream, record: Record<string, unknown>): Buffer {
+  const keys = WIRE_KEYS[stream];
+  const values = new Array<unknown>(keys.length);
+  for (let i = 0; i < keys.length; i++) values[i] = record[keys[i]!];
+  return packJson(values);
+}
+
+/**
+ * One object literal per stream with the keys in wire order: every record decoded gets the same
+ * hidden class, and building it this way measured ~3× faster (100 prospect records: 0.16 ms) than
+ * decoding the same records stored as maps with their keys (0.46 ms).
+ */
+const BUILD: Record<WireStream, (values: unknown[]) => Record<string, unknown>> = {
+  prospects: objectBuilder(WIRE_KEYS.prospects),
+  businesses: objectBuilder(WIRE_KEYS.businesses),
+};
+
+function objectBuilder(keys: readonly string[]): (values: unknown[]) => Record<string, unknown> {
+  const body = keys.map((k, i) => `${JSON.stringify(k)}: v[${i}]`).join(', ');
+  return new Function('v', `return { ${body} };`) as (values: unknown[]) => Record<string, unknown>;
+}
+
+/** The full fetch record a stored `wire` blob holds. */
+export function unpackWire(stream: WireStream, wire: Uint8Array): Record<string, unknown> {
+  const values = wireCodec.unpack(wire) as unknown[];
+  if (!Array.isArray(values) || values.length !== WIRE_KEYS[stream].length) {
+    throw new Error(`stored ${stream} record is not a ${WIRE_KEYS[stream].length}-value array`);
+  }
+  return BUILD[stream](values);
+}
+
 /** The `wire` blob of a prospect: its full fetch record. */
 export function prospectWire(p: ProspectRecord, company: ProspectCompany): Buffer {
-  return packJson(prospectRecord(p, company));
+  return packWire('prospects', prospectRecord(p, company));
 }
 
 /** The `wire` blob of a business: its full fetch record with `events: []` (filled in at read time). */
 export function businessWire(b: BusinessRecord): Buffer {
-  return packJson(businessRecord(b, []));
+  return packWire('businesses', businessRecord(b, []));
 }
 
 /** What the prospect index reads beyond the scalar columns. */

@@ -1,10 +1,10 @@
 /**
- * Loads the records an enrichment reads: the decoded `doc` of each business or prospect (prospects also
+ * Loads the records an enrichment reads: the stored record (`wire` + `rest`) of each business or prospect (prospects also
  * carry their employer's company columns). The statements are in `store/sql/search.ts`.
  */
 import type { Context } from '../../runtime/context.js';
 import type { Db } from '../../store/open.js';
-import { decodeDoc } from '../../store/codec.js';
+import { decodeDoc, fileDictionary } from '../../store/codec.js';
 import { entityStatements } from '../../store/sql/search.js';
 import type { BusinessRecord, ProspectRecord } from '../../schemas/records.js';
 
@@ -20,9 +20,14 @@ export type LoadedEntity =
   | { entity: 'business'; id: string; record: BusinessRecord }
   | { entity: 'prospect'; id: string; record: ProspectRecord; company: CompanyColumns };
 
+interface Stored {
+  wire: Buffer;
+  rest: Buffer;
+}
+
 interface Statements {
-  business: { get(id: string): { doc: Buffer } | undefined };
-  prospect: { get(id: string): ({ doc: Buffer } & CompanyColumns) | undefined };
+  business: { get(id: string): Stored | undefined };
+  prospect: { get(id: string): (Stored & CompanyColumns) | undefined };
 }
 
 const prepared = (db: Db) => entityStatements(db) as unknown as Statements;
@@ -41,19 +46,20 @@ export function loadEntities(
   ids: readonly string[],
 ): Map<string, LoadedEntity> {
   const s = prepared(engine.db);
+  const dictionary = fileDictionary(engine.db);
   const out = new Map<string, LoadedEntity>();
   for (const id of ids) {
     if (out.has(id)) continue;
     if (entity === 'business') {
       const row = s.business.get(id);
-      if (row) out.set(id, { entity, id, record: decodeDoc('businesses', row.doc) });
+      if (row) out.set(id, { entity, id, record: decodeDoc('businesses', row.wire, row.rest, dictionary) });
     } else {
       const row = s.prospect.get(id);
       if (row)
         out.set(id, {
           entity,
           id,
-          record: decodeDoc('prospects', row.doc),
+          record: decodeDoc('prospects', row.wire, row.rest, dictionary),
           company: {
             company_name: row.company_name,
             company_website: row.company_website,

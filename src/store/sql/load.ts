@@ -19,7 +19,7 @@ export const LOAD_SQL = {
     company_city_region_country = @company_city_region_country, company_naics = @company_naics,
     company_is_public = @company_is_public, company_has_website = @company_has_website WHERE rowid = @rowid`,
   updateProspectWire: 'UPDATE prospects SET wire = ? WHERE rowid = ?',
-  prospectDocs: 'SELECT rowid, business_id, doc FROM prospects',
+  prospectDocs: 'SELECT rowid, business_id, wire, rest FROM prospects',
 } as const;
 
 /** `rows` rows of `columns` into `stream` in one statement. */
@@ -42,14 +42,12 @@ export function clearStreamSql(stream: 'businesses' | 'prospects' | 'events'): s
   return 'DELETE FROM events';
 }
 
-/** `store/migrate.ts`: files written before `wire` and `facets` existed get them filled on open. */
+/** `store/migrate.ts`: a pre-5 file's records rewritten from their `doc`, a batch of rowids at a time. */
 export const MIGRATE_SQL = {
-  businessWithoutWire: 'SELECT 1 FROM businesses WHERE wire IS NULL LIMIT 1',
-  prospectWithoutWire: 'SELECT 1 FROM prospects WHERE wire IS NULL LIMIT 1',
   updateBusiness:
-    'UPDATE businesses SET website_url = ?, linkedin_profile = ?, wire = ?, facets = ? WHERE rowid = ?',
-  businessesWithoutWire: 'SELECT rowid, doc FROM businesses WHERE wire IS NULL',
-  updateProspect: 'UPDATE prospects SET wire = ?, facets = ? WHERE rowid = ?',
-  prospectsWithoutWire:
-    'SELECT rowid, doc, company_name, company_website, company_linkedin FROM prospects WHERE wire IS NULL',
+    'UPDATE businesses SET website_url = ?, linkedin_profile = ?, wire = ?, facets = ?, rest = ? WHERE rowid = ?',
+  businessDocs: 'SELECT rowid, doc FROM businesses WHERE rowid > ? ORDER BY rowid LIMIT ?',
+  updateProspect: 'UPDATE prospects SET wire = ?, facets = ?, rest = ? WHERE rowid = ?',
+  prospectDocs: `SELECT rowid, doc, company_name, company_website, company_linkedin FROM prospects
+    WHERE rowid > ? ORDER BY rowid LIMIT ?`,
 } as const;

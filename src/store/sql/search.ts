@@ -35,8 +35,8 @@ export const recordStatements: (db: Db) => Record<'prospects' | 'businesses' | '
 
 /** One entity's stored document by id (prospects with their employer's company columns). */
 export const entityStatements: (db: Db) => Statements<'business' | 'prospect'> = preparedOnce((db: Db) => ({
-  business: db.prepare('SELECT doc FROM businesses WHERE business_id = ?'),
+  business: db.prepare('SELECT wire, rest FROM businesses WHERE business_id = ?'),
   prospect: db.prepare(
-    'SELECT doc, company_name, company_website, company_linkedin FROM prospects WHERE prospect_id = ?',
+    'SELECT wire, rest, company_name, company_website, company_linkedin FROM prospects WHERE prospect_id = ?',
   ),
 }));
