@@ -11,7 +11,7 @@ import {
   prospects as generatedProspects,
 } from '../generate/index.js';
 import { companyMatchKey } from '../normalise/company.js';
-import { decodeDoc, fileDictionary } from '../store/codec.js';
+import { decodeDoc, fileCodec } from '../store/codec.js';
 import {
   BUSINESS_KINDS,
   businessRow,
@@ -71,11 +71,11 @@ export function exactMaps(engine: Engine): ExactMaps {
   }
   for (const [key, n] of nameCounts) if (n > 1) names.delete(key);
   const emails = new Map<string, string>();
-  const dictionary = fileDictionary(engine.db);
+  const codec = fileCodec(engine.db);
   for (const r of engine.db
     .prepare('SELECT wire, rest FROM prospects WHERE has_email = 1')
     .iterate() as Iterable<{ wire: Uint8Array; rest: Uint8Array }>) {
-    const p = decodeDoc('prospects', r.wire, r.rest, dictionary);
+    const p = decodeDoc('prospects', r.wire, r.rest, codec);
     for (const e of p.emails ?? []) emails.set(e.address.trim().toLowerCase(), p.prospect_id);
   }
   return { domains, nameCounts, names, emails };
@@ -89,11 +89,11 @@ function sample<Doc>(engine: Engine, table: 'businesses' | 'prospects', n: numbe
   const want = new Set<number>();
   for (let tries = 0; want.size < Math.min(n, max) && tries < n * 4; tries++) want.add(1 + rng.int(max));
   const read = engine.db.prepare(`SELECT wire, rest FROM ${table} WHERE rowid = ?`);
-  const dictionary = fileDictionary(engine.db);
+  const codec = fileCodec(engine.db);
   const out: Doc[] = [];
   for (const rowid of want) {
     const r = read.get(rowid) as { wire: Uint8Array; rest: Uint8Array } | undefined;
-    if (r !== undefined) out.push(decodeDoc(table, r.wire, r.rest, dictionary) as unknown as Doc);
+    if (r !== undefined) out.push(decodeDoc(table, r.wire, r.rest, codec) as unknown as Doc);
   }
   return out;
 }
@@ -186,14 +186,14 @@ export function benchRows(
 
   const companies = new Map<string, BusinessDoc>();
   const read = engine.db.prepare('SELECT wire, rest FROM businesses WHERE business_id = ?');
-  const dictionary = fileDictionary(engine.db);
+  const codec = fileCodec(engine.db);
   const companyOf = (p: ProspectDoc): BusinessDoc | undefined => {
     if (!p.business_id) return undefined;
     let b = companies.get(p.business_id);
     if (b === undefined) {
       const r = read.get(p.business_id) as { wire: Uint8Array; rest: Uint8Array } | undefined;
       if (r === undefined) return undefined;
-      b = decodeDoc('businesses', r.wire, r.rest, dictionary) as unknown as BusinessDoc;
+      b = decodeDoc('businesses', r.wire, r.rest, codec) as unknown as BusinessDoc;
       companies.set(p.business_id, b);
     }
     return b;

@@ -16,6 +16,10 @@ const COMMANDS: Record<string, Command> = {
     load: () => import('./commands/load.js'),
     engine: true,
   },
+  migrate: {
+    summary: 'rewrite a database of an older layout into the current one',
+    load: () => import('./commands/migrate.js'),
+  },
   info: {
     summary: 'counts, as_of and format version of a database',
     load: () => import('./commands/info.js'),

@@ -2,27 +2,94 @@
  * Stored records. An entity is stored once, in two blobs:
  * - `wire`: its full fetch record (`wire.ts`), what a fetch reads;
  * - `rest`: the fields of the validated record that `wire` does not already hold with the same value
- *   (codes, experience and education entries, e-mails, phones, `enrichments`, unknown keys …), as JSON
- *   text compressed with raw deflate and a preset dictionary (`record-dictionary.ts`, also saved in the
- *   file's meta). Measured on generated records: prospects' rest 1,071 B of JSON → 273 B, businesses'
- *   6.2 KB → 1.1 KB (plain deflate: 518 B and 2.3 KB); inflating one takes ~20 µs, paid only by readers
- *   of the whole record (enrichments), never by a fetch.
+ *   (codes, experience and education entries, e-mails, phones, `enrichments`, unknown keys …).
  * `decodeDoc` rebuilds the validated record from both, with its keys in the validated order (the
- * schema's keys, then unknown keys), which `test/records.test.ts` checks against the loader's output.
+ * schema's keys, then unknown keys), which `test/records.codec.test.ts` checks against the loader.
+ *
+ * A `rest` is encoded per stream, by what paid when measured on generated records (20k prospects, 4k
+ * businesses; `bench/records.bench.ts` has the file-level figures):
+ * - prospects: MessagePack with shared structures (the common object shapes, `PROSPECT_STRUCTURES`:
+ *   keys written once, not per row): 1,071 B of JSON → 506 B. Deflate with a dictionary made it
+ *   219 B but cost 3× the CPU per record at load (zlib sets up a stream and hashes the dictionary per
+ *   call), for 9 % of the file;
+ * - businesses: JSON, raw deflate with a preset dictionary (`RECORD_DICTIONARY`): 6.2 KB → 1.1 KB
+ *   (MessagePack with structures: 2.9 KB; deflate without a dictionary: 2.3 KB). Inflating one takes
+ *   ~20 µs, paid only by readers of the whole record (enrichments), never by a fetch.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { Packr } from 'msgpackr';
+import { Packr, Unpackr } from 'msgpackr';
 import type { ZodObject } from 'zod';
 import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
 import type { Db } from './db.js';
-import { RECORD_DICTIONARY } from './record-dictionary.js';
+import { PROSPECT_STRUCTURES, RECORD_DICTIONARY } from './record-dictionary.js';
 import { metaStatements } from './sql/meta.js';
 import { LOAD_SCHEMAS } from './validate.js';
 import { unpackWire, WIRE_KEYS, type WireStream } from './wire.js';
 
 /** The one MessagePack codec for event payloads (plain maps, any reader decodes them). */
 export const docCodec = new Packr({ useRecords: false, moreTypes: false });
+
+/** What decodes a file's `rest` blobs: the business dictionary and the prospect structures. */
+export interface RestCodec {
+  readonly dictionary: Uint8Array;
+  readonly structures: readonly (readonly string[])[];
+}
+
+/** This version's codec (what a load writes). */
+export const REST_CODEC: RestCodec = {
+  dictionary: Buffer.from(RECORD_DICTIONARY, 'utf8'),
+  structures: PROSPECT_STRUCTURES,
+};
+
+/** Meta keys of the codec a file's `rest` blobs were written with. */
+export const CODEC_META = { dictionary: 'record_dictionary', structures: 'record_structures' } as const;
+
+/** The meta rows that describe `codec`, as a load writes them. */
+export function codecMeta(codec: RestCodec = REST_CODEC): [key: string, value: string][] {
+  return [
+    [CODEC_META.dictionary, Buffer.from(codec.dictionary).toString('base64')],
+    [CODEC_META.structures, JSON.stringify(codec.structures)],
+  ];
+}
+
+const fileCodecs = new WeakMap<Db, RestCodec>();
+
+/** The codec of `db`'s `rest` blobs: its meta's, else this version's (a file not loaded yet). */
+export function fileCodec(db: Db): RestCodec {
+  let c = fileCodecs.get(db);
+  if (!c) {
+    const get = metaStatements(db).get;
+    const dictionary = get.get(CODEC_META.dictionary) as string | undefined;
+    const structures = get.get(CODEC_META.structures) as string | undefined;
+    c = {
+      dictionary: dictionary ? Buffer.from(dictionary, 'base64') : REST_CODEC.dictionary,
+      structures: structures ? (JSON.parse(structures) as string[][]) : REST_CODEC.structures,
+    };
+    fileCodecs.set(db, c);
+  }
+  return c;
+}
+
+/**
+ * msgpackr's (un)packers of a codec's structures. `maxSharedStructures` = the preset's length: a new
+ * shape never joins the shared set (which every thread and every later reader must agree on); it is
+ * written inside the blob that uses it.
+ */
+const packers = new WeakMap<RestCodec, { pack: Packr; unpack: Unpackr }>();
+function packersOf(codec: RestCodec) {
+  let p = packers.get(codec);
+  if (!p) {
+    const options = () => ({
+      structures: codec.structures.map((s) => s.slice()),
+      maxSharedStructures: codec.structures.length,
+      moreTypes: false,
+    });
+    p = { pack: new Packr(options()), unpack: new Unpackr(options()) };
+    packers.set(codec, p);
+  }
+  return p;
+}
 
 /** The record's keys in validated order (the schema's; unknown keys follow). */
 const SCHEMA_KEYS: Record<WireStream, readonly string[]> = {
@@ -46,25 +113,6 @@ const SHARED_SET: Record<WireStream, ReadonlySet<string>> = {
  */
 const WHOLE = '~whole';
 
-/** The deflate dictionary of the stored `rest` blobs (a file's meta holds the one it was written with). */
-export const RECORD_DICTIONARY_BYTES = Buffer.from(RECORD_DICTIONARY, 'utf8');
-
-/** Meta key of the dictionary a file's `rest` blobs were written with (base64). */
-export const DICTIONARY_META = 'record_dictionary';
-
-const fileDictionaries = new WeakMap<Db, Uint8Array>();
-
-/** The dictionary of `db`'s `rest` blobs: its meta's, else this version's (a file not loaded yet). */
-export function fileDictionary(db: Db): Uint8Array {
-  let d = fileDictionaries.get(db);
-  if (!d) {
-    const saved = metaStatements(db).get.get(DICTIONARY_META) as string | undefined;
-    d = saved ? Buffer.from(saved, 'base64') : RECORD_DICTIONARY_BYTES;
-    fileDictionaries.set(db, d);
-  }
-  return d;
-}
-
 /** The fields of `record` its fetch record `wire` does not hold with the same value. */
 export function restOf(
   stream: WireStream,
@@ -84,22 +132,28 @@ export function restOf(
   return i < keys.length ? { [WHOLE]: true, ...record } : rest;
 }
 
-/**
- * The stored `rest` blob of `record`, whose fetch record is `wire`.
- * Level 6: level 1 was 12 % larger for 30 % less time (measured on generated records).
- */
+/** The stored `rest` blob of `record`, whose fetch record is `wire`. */
 export function packRest(
   stream: WireStream,
   record: Record<string, unknown>,
   wire: Record<string, unknown>,
-  dictionary: Uint8Array = RECORD_DICTIONARY_BYTES,
+  codec: RestCodec = REST_CODEC,
 ): Buffer {
-  return deflateRawSync(JSON.stringify(restOf(stream, record, wire)), { level: 6, dictionary });
+  const rest = restOf(stream, record, wire);
+  if (stream === 'prospects') return packersOf(codec).pack.pack(rest);
+  // Level 6: level 1 was 20 % larger for no less time (zlib's set-up per call dominates).
+  return deflateRawSync(JSON.stringify(rest), { level: 6, dictionary: codec.dictionary });
 }
 
 /** The `rest` fields as stored. */
-export function unpackRest(rest: Uint8Array, dictionary: Uint8Array = RECORD_DICTIONARY_BYTES) {
-  return JSON.parse(inflateRawSync(rest, { dictionary }).toString('utf8')) as Record<string, unknown>;
+export function unpackRest(
+  stream: WireStream,
+  rest: Uint8Array,
+  codec: RestCodec = REST_CODEC,
+): Record<string, unknown> {
+  if (stream === 'prospects') return packersOf(codec).unpack.unpack(rest) as Record<string, unknown>;
+  const json = inflateRawSync(rest, { dictionary: codec.dictionary }).toString('utf8');
+  return JSON.parse(json) as Record<string, unknown>;
 }
 
 /**
@@ -110,27 +164,27 @@ export function decodeDoc(
   stream: 'businesses',
   wire: Uint8Array,
   rest: Uint8Array,
-  dictionary?: Uint8Array,
+  codec?: RestCodec,
 ): BusinessRecord;
 export function decodeDoc(
   stream: 'prospects',
   wire: Uint8Array,
   rest: Uint8Array,
-  dictionary?: Uint8Array,
+  codec?: RestCodec,
 ): ProspectRecord;
 export function decodeDoc(
   stream: WireStream,
   wire: Uint8Array,
   rest: Uint8Array,
-  dictionary?: Uint8Array,
+  codec?: RestCodec,
 ): BusinessRecord | ProspectRecord;
 export function decodeDoc(
   stream: WireStream,
   wire: Uint8Array,
   rest: Uint8Array,
-  dictionary?: Uint8Array,
+  codec?: RestCodec,
 ): unknown {
-  return joinDoc(stream, unpackWire(stream, wire), unpackRest(rest, dictionary));
+  return joinDoc(stream, unpackWire(stream, wire), unpackRest(stream, rest, codec));
 }
 
 /** The record whose fetch record is `wire` and whose `rest` is `rest` (the inverse of `restOf`). */

@@ -3,7 +3,7 @@
  * (`companyRows`), and re-derived for every stored prospect when only businesses are reloaded
  * (`refreshProspectCompanies`).
  */
-import { decodeDoc, fileDictionary } from './codec.js';
+import { decodeDoc, fileCodec } from './codec.js';
 import { NO_COMPANY, type CompanyColumns } from './derive.js';
 import type { Db } from './open.js';
 import { packWire, prospectRecord } from './wire.js';
@@ -38,7 +38,7 @@ export function refreshProspectCompanies(db: Db): void {
   // The stored fetch record shows the company columns, so it is rebuilt from the record (a rare path:
   // businesses reloaded without prospects).
   const wire = db.prepare(LOAD_SQL.updateProspectWire);
-  const dictionary = fileDictionary(db);
+  const codec = fileCodec(db);
   const rows = db.prepare(LOAD_SQL.prospectDocs).all() as {
     rowid: number;
     business_id: string | null;
@@ -49,7 +49,7 @@ export function refreshProspectCompanies(db: Db): void {
     const company = (row.business_id && companies.get(row.business_id)) || NO_COMPANY;
     update.run({ ...company, rowid: row.rowid });
     // `rest` stays: the fields it leaves to `wire` do not depend on the company.
-    const record = decodeDoc('prospects', row.wire, row.rest, dictionary);
+    const record = decodeDoc('prospects', row.wire, row.rest, codec);
     wire.run(packWire('prospects', prospectRecord(record, company)), row.rowid);
   }
 }

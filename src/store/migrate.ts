@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { EngineError } from '../errors.js';
 import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
-import { DICTIONARY_META, docCodec, packRest, RECORD_DICTIONARY_BYTES } from './codec.js';
+import { codecMeta, docCodec, packRest } from './codec.js';
 import type { Db } from './db.js';
 import { companyWebsite } from './derive.js';
 import { SCHEMA_VERSION } from './schema.js';
@@ -87,12 +87,12 @@ export function migrateFile(path: string, options: { out?: string } = {}): Migra
     }
     const bytesBefore = fileBytes(db);
     const counts = rewrite(db);
-    db.prepare(
+    const set = db.prepare(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    ).run('schema_version', String(SCHEMA_VERSION));
-    db.prepare(
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    ).run(DICTIONARY_META, RECORD_DICTIONARY_BYTES.toString('base64'));
+    );
+    for (const [key, value] of [['schema_version', String(SCHEMA_VERSION)], ...codecMeta()]) {
+      set.run(key, value);
+    }
     // Dropping `doc` leaves its pages free inside the file: give them back.
     db.pragma('journal_mode = DELETE');
     db.exec('VACUUM');

@@ -2,7 +2,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
-import { DICTIONARY_META, RECORD_DICTIONARY_BYTES } from './codec.js';
+import { codecMeta } from './codec.js';
 import { hasOldLayout, layoutError } from './migrate.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { metaStatements } from './sql/meta.js';
@@ -35,10 +35,8 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   if (!options.readonly) {
     for (const ddl of SCHEMA) db.exec(ddl);
     setMeta(db, 'schema_version', String(SCHEMA_VERSION));
-    // The dictionary the loader compresses `rest` with, kept with the file (see `codec.ts`).
-    if (getMeta(db, DICTIONARY_META) === undefined) {
-      setMeta(db, DICTIONARY_META, RECORD_DICTIONARY_BYTES.toString('base64'));
-    }
+    // What the loader encodes `rest` with, kept with the file (see `codec.ts`).
+    for (const [key, value] of codecMeta()) if (getMeta(db, key) === undefined) setMeta(db, key, value);
   }
   return db;
 }

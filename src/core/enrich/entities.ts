@@ -4,7 +4,7 @@
  */
 import type { Context } from '../../runtime/context.js';
 import type { Db } from '../../store/open.js';
-import { decodeDoc, fileDictionary } from '../../store/codec.js';
+import { decodeDoc, fileCodec } from '../../store/codec.js';
 import { entityStatements } from '../../store/sql/search.js';
 import type { BusinessRecord, ProspectRecord } from '../../schemas/records.js';
 
@@ -46,20 +46,20 @@ export function loadEntities(
   ids: readonly string[],
 ): Map<string, LoadedEntity> {
   const s = prepared(engine.db);
-  const dictionary = fileDictionary(engine.db);
+  const codec = fileCodec(engine.db);
   const out = new Map<string, LoadedEntity>();
   for (const id of ids) {
     if (out.has(id)) continue;
     if (entity === 'business') {
       const row = s.business.get(id);
-      if (row) out.set(id, { entity, id, record: decodeDoc('businesses', row.wire, row.rest, dictionary) });
+      if (row) out.set(id, { entity, id, record: decodeDoc('businesses', row.wire, row.rest, codec) });
     } else {
       const row = s.prospect.get(id);
       if (row)
         out.set(id, {
           entity,
           id,
-          record: decodeDoc('prospects', row.wire, row.rest, dictionary),
+          record: decodeDoc('prospects', row.wire, row.rest, codec),
           company: {
             company_name: row.company_name,
             company_website: row.company_website,

@@ -1,0 +1,31 @@
+/** `prospectdb migrate --db FILE [--out FILE]`: rewrites a file of an older layout into the current one. */
+import { parseArgs } from 'node:util';
+import { migrateFile } from '../../store/migrate.js';
+
+const USAGE = `usage: prospectdb migrate --db FILE [--out NEW_FILE]
+  Rewrites a database written by an older prospectdb (schema < 5) into the current layout, in place
+  or into NEW_FILE (FILE is then left as it is). Stop servers reading FILE first.`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || !values.db) {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const started = performance.now();
+  const r = migrateFile(values.db, values.out === undefined ? {} : { out: values.out });
+  const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+  console.log(
+    `migrated ${r.path} from schema ${r.fromVersion ?? 'unknown'}: ${r.businesses} businesses, ` +
+      `${r.prospects} prospects; ${mb(r.bytesBefore)} → ${mb(r.bytesAfter)} in ` +
+      `${((performance.now() - started) / 1000).toFixed(1)}s`,
+  );
+  return 0;
+}
