@@ -1,0 +1,153 @@
+/**
+ * Files of the layout before schema 5 (a `doc` per record beside a keyed `wire` map): refused on open
+ * with the fix, and rewritten by `prospectdb migrate` into files that answer exactly as a fresh load.
+ * The old files are made from a fresh load of the demo snapshot the way the old loader wrote them.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEngine } from '../src/engine.js';
+import { EngineError } from '../src/errors.js';
+import { decodeDoc } from '../src/store/codec.js';
+import { migrateFile } from '../src/store/migrate.js';
+import { packJson } from '../src/store/msgpack.js';
+import { unpackWire } from '../src/store/wire.js';
+import golden from './records.golden.json' with { type: 'json' };
+import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
+import { recordsGolden } from './support/records-golden.js';
+
+const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
+const dir = mkdtempSync(join(tmpdir(), 'prospectdb-migrate-'));
+const fresh = join(dir, 'fresh.db');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let oldV4: string;
+beforeAll(async () => {
+  const engine = openEngine({ path: fresh, clock: () => DEMO_NOW });
+  await engine.load(DEMO_DIR, { strict: true });
+  engine.close();
+  oldV4 = oldFile('old-v4.db', 4);
+});
+
+/** A copy of the version 4 file (made once: converting 12k records takes seconds). */
+function copyOfV4(name: string): string {
+  const path = join(dir, name);
+  copyFileSync(oldV4, path);
+  return path;
+}
+
+/**
+ * A copy of the fresh file in the old layout: `doc` = the record as JSON text (what the old loader
+ * kept of a JSON line), `wire` = the fetch record as a keyed map, no `rest`, schema version `version`.
+ * Version 2 files also lack `wire` and `facets` (the migration derives them too).
+ */
+function oldFile(name: string, version: 2 | 4): string {
+  const path = join(dir, name);
+  copyFileSync(fresh, path);
+  const db = new Database(path);
+  for (const table of ['businesses', 'prospects'] as const) {
+    db.exec(`ALTER TABLE ${table} ADD COLUMN doc BLOB`);
+    const update = db.prepare(`UPDATE ${table} SET doc = ?, wire = ? WHERE rowid = ?`);
+    const rows = db.prepare(`SELECT rowid, wire, rest FROM ${table}`).all() as {
+      rowid: number;
+      wire: Buffer;
+      rest: Buffer;
+    }[];
+    for (const r of rows) {
+      const doc = JSON.stringify(decodeDoc(table, r.wire, r.rest));
+      update.run(Buffer.from(doc), packJson(unpackWire(table, r.wire)), r.rowid);
+    }
+    db.exec(`ALTER TABLE ${table} DROP COLUMN rest`);
+    if (version === 2) for (const c of ['wire', 'facets']) db.exec(`ALTER TABLE ${table} DROP COLUMN ${c}`);
+  }
+  db.exec("DELETE FROM meta WHERE key IN ('record_dictionary', 'record_structures')");
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(version));
+  db.close();
+  return path;
+}
+
+const message = (path: string, version: string) =>
+  `${path}: written with schema version ${version}, this prospectdb reads version 5 (each record stored ` +
+  `once, compact). Rewrite it with \`prospectdb migrate --db ${path}\` (in place, or --out NEW_FILE), or ` +
+  'load its snapshot again with `prospectdb load`.';
+
+function cli(...args: string[]) {
+  const env = { ...process.env };
+  delete env.PROSPECTDB_STATE;
+  const out = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', env });
+  return { code: out.status, stdout: out.stdout, stderr: out.stderr };
+}
+
+describe('a file of the old layout', () => {
+  it('is refused on open, writable or not, with a typed error naming the file, its version and the fix', () => {
+    const path = copyOfV4('old-refused.db');
+    for (const readonly of [false, true]) {
+      let error: unknown;
+      try {
+        openEngine({ path, readonly }).close();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(EngineError);
+      expect(error).toMatchObject({ code: 'SCHEMA_OUTDATED', message: message(path, '4') });
+    }
+    // The refusal changed nothing: the file still has its documents.
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM prospects WHERE doc IS NOT NULL').pluck().get()).toBe(10_000);
+    db.close();
+  });
+
+  it('is refused by the CLI in one line, without a stack', () => {
+    const path = copyOfV4('old-cli.db');
+    const run = cli('info', '--db', path);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`prospectdb: ${message(path, '4')} [SCHEMA_OUTDATED]\n`);
+  });
+
+  it('is rewritten in place by prospectdb migrate, and then answers exactly as before', async () => {
+    const path = copyOfV4('old-in-place.db');
+    const run = cli('migrate', '--db', path);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^migrated ${path} from schema 4: 2000 businesses, 10000 prospects; [\\d.]+ MB → [\\d.]+ MB in`,
+      ),
+    );
+    const engine = openEngine({ path, clock: () => DEMO_NOW });
+    try {
+      expect(await recordsGolden(engine)).toEqual(golden);
+      expect(engine.info()).toMatchObject({
+        schemaVersion: 5,
+        counts: { businesses: 2000, prospects: 10_000 },
+      });
+    } finally {
+      engine.close();
+    }
+    // Run again: nothing to do, said so.
+    const again = cli('migrate', '--db', path);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(`prospectdb: ${path}: already at schema version 5 [CONFLICT]\n`);
+  });
+
+  it('is rewritten into a new file with --out (the old one left as it is), also from before schema 3', async () => {
+    const path = oldFile('old-v2.db', 2);
+    const out = join(dir, 'migrated.db');
+    const report = migrateFile(path, { out });
+    expect(report).toMatchObject({ path: out, fromVersion: '2', businesses: 2000, prospects: 10_000 });
+    expect(report.bytesAfter).toBeLessThan(report.bytesBefore);
+    expect(() => openEngine({ path }).close()).toThrow(message(path, '2'));
+    const engine = openEngine({ path: out, clock: () => DEMO_NOW });
+    try {
+      expect(await recordsGolden(engine)).toEqual(golden);
+    } finally {
+      engine.close();
+    }
+    expect(() => migrateFile(path, { out })).toThrow(`${out} exists already`);
+    expect(() => migrateFile(join(dir, 'nothing.db'))).toThrow('no such database');
+    expect(existsSync(join(dir, 'nothing.db'))).toBe(false);
+  });
+});
