@@ -109,7 +109,9 @@ const variation = fc.record({
   text: fc.string({ unit: 'binary', maxLength: 30 }),
 });
 
-function vary(raw: Obj, v: fc.RecordValue<typeof variation> extends infer T ? T : never): Obj {
+type Variation = typeof variation extends fc.Arbitrary<infer T> ? T : never;
+
+function vary(raw: Obj, v: Variation): Obj {
   const out: Obj = structuredClone(raw);
   for (const k of v.nulls) if (k in out) out[k] = null;
   for (const k of v.empties) if (k in out) out[k] = [];
