@@ -147,6 +147,19 @@ describe('a stored record', () => {
     });
   }
 
+  it('keeps unknown keys named like Object.prototype members, and nested `__proto__` keys', () => {
+    const raw = { ...prospectAt(plan, 5), valueOf: 1, constructor: 'x' } as Obj;
+    raw.enrichments = JSON.parse('{"notes": {"__proto__": {"a": 1}, "b": [{"__proto__": 2}]}}');
+    const checked = validate.prospects(raw);
+    if (!checked.ok) throw new Error(checked.reason);
+    const record = checked.record as Obj;
+    const { doc } = roundTrip('prospects', record);
+    expect(doc).toEqual(record);
+    expect(keyPaths(doc)).toEqual(keyPaths(record));
+    expect(JSON.stringify(doc)).toBe(JSON.stringify(record));
+    expect(JSON.stringify(doc)).toContain('"__proto__":{"a":1}');
+  });
+
   it('is stored whole when its keys are not in the validated order, and still decodes to it', () => {
     const checked = validate.prospects(prospectAt(plan, 3));
     if (!checked.ok) throw new Error(checked.reason);

@@ -132,6 +132,20 @@ export function restOf(
   return i < keys.length ? { [WHOLE]: true, ...record } : rest;
 }
 
+/**
+ * First byte of a prospect `rest` stored as deflated JSON instead of MessagePack (0xc1: MessagePack
+ * never uses it): msgpackr renames a `__proto__` key (to `__proto_`, against prototype pollution), so
+ * a record holding one anywhere is stored the businesses' way.
+ */
+const JSON_REST = 0xc1;
+
+function hasProtoKey(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasProtoKey);
+  if (v === null || typeof v !== 'object') return false;
+  for (const k in v) if (k === '__proto__' || hasProtoKey((v as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
 /** The stored `rest` blob of `record`, whose fetch record is `wire`. */
 export function packRest(
   stream: WireStream,
@@ -140,9 +154,11 @@ export function packRest(
   codec: RestCodec = REST_CODEC,
 ): Buffer {
   const rest = restOf(stream, record, wire);
-  if (stream === 'prospects') return packersOf(codec).pack.pack(rest);
   // Level 6: level 1 was 20 % larger for no less time (zlib's set-up per call dominates).
-  return deflateRawSync(JSON.stringify(rest), { level: 6, dictionary: codec.dictionary });
+  const deflated = () => deflateRawSync(JSON.stringify(rest), { level: 6, dictionary: codec.dictionary });
+  if (stream === 'businesses') return deflated();
+  if (hasProtoKey(rest)) return Buffer.concat([Buffer.of(JSON_REST), deflated()]);
+  return packersOf(codec).pack.pack(rest);
 }
 
 /** The `rest` fields as stored. */
@@ -151,8 +167,11 @@ export function unpackRest(
   rest: Uint8Array,
   codec: RestCodec = REST_CODEC,
 ): Record<string, unknown> {
-  if (stream === 'prospects') return packersOf(codec).unpack.unpack(rest) as Record<string, unknown>;
-  const json = inflateRawSync(rest, { dictionary: codec.dictionary }).toString('utf8');
+  if (stream === 'prospects' && rest[0] !== JSON_REST) {
+    return packersOf(codec).unpack.unpack(rest) as Record<string, unknown>;
+  }
+  const deflated = stream === 'prospects' ? rest.subarray(1) : rest;
+  const json = inflateRawSync(deflated, { dictionary: codec.dictionary }).toString('utf8');
   return JSON.parse(json) as Record<string, unknown>;
 }
 
@@ -200,7 +219,8 @@ export function joinDoc(
   const shared = SHARED_SET[stream];
   const out: Record<string, unknown> = {};
   const keys = SCHEMA_KEYS[stream];
-  for (const k of keys) out[k] = shared.has(k) && !(k in rest) ? wire[k] : rest[k];
-  for (const k in rest) if (!(k in out)) out[k] = rest[k];
+  // Own keys only: an unknown key may be named like an Object.prototype member (`valueOf`).
+  for (const k of keys) out[k] = shared.has(k) && !Object.hasOwn(rest, k) ? wire[k] : rest[k];
+  for (const k in rest) if (!Object.hasOwn(out, k)) out[k] = rest[k];
   return out;
 }
