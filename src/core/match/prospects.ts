@@ -167,7 +167,10 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
   const { index, company } = ctx;
   // -1: no restriction; -2: a business id that names no business (nothing can match).
   let only = -1;
-  if (businessId !== null) only = company.index.byId.get(businessId.toLowerCase()) ?? -2;
+  if (businessId !== null) {
+    const pos = company.index.byId.get(businessId.toLowerCase());
+    only = pos >= 0 ? pos : -2;
+  }
   const allowed = (pos: number) => only === -1 || index.business[pos] === only;
   // Exact keys, each normalised once.
   const email = emailRaw === null ? null : normaliseEmail(emailRaw);
