@@ -28,6 +28,9 @@ function expectSame(index: KeyIndex, oracle: Map<string, number[]>, probes: read
     expect(index.get(k)).toEqual(want);
     expect(index.only(k)).toBe(want.length === 0 ? -1 : want.length === 1 ? want[0] : -2);
     expect(index.has(k)).toBe(want.length > 0);
+    expect(index.onlyFolded(`(${k})`, 1, k.length + 1)).toBe(
+      index.only(k.replace(/[A-Z]/g, (c) => c.toLowerCase())),
+    );
   }
 }
 

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { StringKeyTable, StringKeyTableBuilder, MAX_LOAD } from '../src/indexes/hash/index.js';
 import { copiedSections, hashKey } from './support/hash-keys.js';
 
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
 function build(keys: readonly string[]): {
   table: StringKeyTable;
   oracle: Map<string, number>;
@@ -60,6 +62,34 @@ describe('StringKeyTable', () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it('finds a range of a string with ASCII capitals folded as the lower-cased slice', () => {
+    const probe = fc.tuple(
+      fc.oneof(hashKey, fc.string({ unit: fc.constantFrom('A', 'a', 'B', 'b', '.'), maxLength: 8 })),
+      fc.nat(),
+      fc.nat(),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(hashKey, { maxLength: 100 }),
+        fc.array(probe, { maxLength: 60 }),
+        (keys, probes) => {
+          const { table, oracle } = build(keys);
+          for (const k of keys)
+            expect(table.getFolded(`<${k}>`, 1, k.length + 1)).toBe(oracle.get(asciiLower(k)) ?? -1);
+          for (const [s, a, b] of probes) {
+            const start = a % (s.length + 1);
+            const end = start + (b % (s.length - start + 1));
+            expect(table.getFolded(s, start, end)).toBe(oracle.get(asciiLower(s.slice(start, end))) ?? -1);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+    const { table } = build(['www.acme.com', 'acme.com']);
+    expect(table.getFolded('https://WWW.Acme.COM/about', 8, 20)).toBe(0);
+    expect(table.getFolded('https://WWW.Acme.COM/about', 12, 20)).toBe(1);
   });
 
   it('keeps Latin-1 keys as bytes and wider keys as UTF-16 units', () => {

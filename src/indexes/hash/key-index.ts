@@ -44,6 +44,14 @@ export class KeyIndex {
     return v >= 0 ? v : -2;
   }
 
+  /** {@link KeyIndex.only} of `s.slice(start, end)`, ASCII capitals read as small letters (no strings made). */
+  onlyFolded(s: string, start: number, end: number): number {
+    const id = this.table.getFolded(s, start, end);
+    if (id < 0) return -1;
+    const v = this.one[id] as number;
+    return v >= 0 ? v : -2;
+  }
+
   has(key: string): boolean {
     return this.table.get(key) >= 0;
   }

@@ -10,6 +10,20 @@ export function hashString(s: string): number {
   return finish(h);
 }
 
+/**
+ * {@link hashString} of `s.slice(start, end)` with ASCII capitals read as small letters (what
+ * `toLowerCase()` gives for ASCII text), without making either string.
+ */
+export function hashFolded(s: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return finish(h);
+}
+
 /** {@link hashString} of the code units `units[start .. end)`. */
 export function hashUnits(units: Uint8Array | Uint16Array, start: number, end: number): number {
   let h = 0x811c9dc5;

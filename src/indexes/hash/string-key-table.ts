@@ -9,7 +9,7 @@
  * Immutable once built ({@link StringKeyTableBuilder}); saved and reopened as typed arrays without
  * copying ({@link StringKeyTable.toSections}, {@link StringKeyTable.fromSections}).
  */
-import { hashString } from './string-hash.js';
+import { hashFolded, hashString } from './string-hash.js';
 import { check, sectionArray, sectionCount, type Sections } from './sections.js';
 
 /** Slot layout, 4 × uint32: hash, id + 1 (0 = empty), first code unit, length in code units. */
@@ -53,6 +53,37 @@ export class StringKeyTable {
         let j = 0;
         while (j < len && units[start + j] === key.charCodeAt(j)) j++;
         if (j === len) return id1 - 1;
+      }
+      i = (i + 1) & mask;
+    }
+    return -1;
+  }
+
+  /**
+   * The id of `s.slice(start, end)` with ASCII capitals read as small letters, -1 when absent: a key
+   * read straight out of the input ("https://WWW.Acme.com/about") without slicing or lower-casing it.
+   * Other capitals are compared as they are (callers pass ASCII ranges, or keys never hold them).
+   */
+  getFolded(s: string, start: number, end: number): number {
+    const slots = this.slots;
+    const units = this.units;
+    const mask = this.mask;
+    const len = end - start;
+    const h = hashFolded(s, start, end);
+    let i = h & mask;
+    for (let probes = 0; probes <= mask; probes++) {
+      const at = i * STRIDE;
+      const id1 = slots[at + 1] as number;
+      if (id1 === 0) return -1;
+      if (slots[at] === h && slots[at + 3] === len) {
+        const from = (slots[at + 2] as number) - start;
+        let j = start;
+        for (; j < end; j++) {
+          let c = s.charCodeAt(j);
+          if (c >= 65 && c <= 90) c += 32;
+          if (units[from + j] !== c) break;
+        }
+        if (j === end) return id1 - 1;
       }
       i = (i + 1) & mask;
     }
