@@ -66,14 +66,15 @@ function asciiWithin(v: string, max: number): boolean {
 
 const cap = (v: string | null, max: number) => (v !== null && v.length > max ? v.slice(0, max) : v);
 
-/** The business row the matcher reads. */
+/** The business row the matcher reads (the row itself when it is within the bounds: no copy). */
 export function boundedBusiness(row: BusinessInput): BusinessInput {
-  return {
-    name: boundedName(row.name),
-    domain: cap(row.domain, MAX_URL_CHARS),
-    url: cap(row.url, MAX_URL_CHARS),
-    linkedin_url: cap(row.linkedin_url, MAX_URL_CHARS),
-  };
+  const name = boundedName(row.name);
+  const domain = cap(row.domain, MAX_URL_CHARS);
+  const url = cap(row.url, MAX_URL_CHARS);
+  const linkedin_url = cap(row.linkedin_url, MAX_URL_CHARS);
+  if (name === row.name && domain === row.domain && url === row.url && linkedin_url === row.linkedin_url)
+    return row;
+  return { name, domain, url, linkedin_url };
 }
 
 /** The prospect row the matcher reads. */
