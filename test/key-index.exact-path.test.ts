@@ -6,23 +6,28 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchBusinessRows } from '../src/core/match/index.js';
+import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js';
 import { boundedName, MAX_NAME_CHARS, MAX_NAME_WORD } from '../src/core/match/limits.js';
 import type { Engine } from '../src/engine.js';
 import { businessMatchIndex, type BusinessMatchIndex } from '../src/indexes/match/businesses.js';
-import { linkedinCompanySlug, normaliseDomain, words } from '../src/normalise/index.js';
+import { prospectMatchIndex, type ProspectMatchIndex } from '../src/indexes/match/prospects.js';
+import { linkedinCompanySlug, normaliseDomain, normalisePhone, words } from '../src/normalise/index.js';
 import { demoEngine } from './support/demo.js';
 
 let engine: Engine;
 let index: BusinessMatchIndex;
 let domains: string[];
 let slugs: string[];
+let people: ProspectMatchIndex;
+let phones: string[];
 
 beforeAll(async () => {
   engine = await demoEngine();
   index = businessMatchIndex(engine);
   domains = index.domains.filter((d): d is string => d !== null).slice(0, 50);
   slugs = index.linkedin.filter((s): s is string => s !== null).slice(0, 50);
+  people = prospectMatchIndex(engine);
+  phones = [...people.byPhone.entries()].map(([k]) => k).slice(0, 80);
 });
 afterAll(() => engine.close());
 
@@ -108,6 +113,39 @@ describe('exact-key business match reads keys straight from the input', () => {
       { domain, linkedin_url: `https://linkedin.com/company/${slug}` },
     ];
     expect(matchBusinessRows(engine, rows).map((r) => r.business_id)).toEqual(rows.map(() => index.ids[i]));
+  });
+});
+
+describe('exact-key prospect match reads international numbers as their digits', () => {
+  it('matches a number written with +, 00, spaces, dashes or dots (or not) as the parser does', () => {
+    const sep = fc.constantFrom(' ', '-', '.', '', '  ', ' (0) ', '/', 'x');
+    const lead = fc.constantFrom('+', '00', '+0', '', '0', '+ ', '011');
+    const extra = fc.constantFrom('', '', '', ' ext 12', '#1', '0', ' ');
+    fc.assert(
+      fc.property(
+        fc.nat(),
+        lead,
+        fc.array(sep, { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        extra,
+        (p, l, seps, at, x) => {
+          const digits = (phones[p % phones.length] as string).slice(1);
+          // Separators at random places; sometimes a trunk "0" after the country code.
+          let body = digits;
+          for (const [k, s] of seps.entries()) {
+            const i = 1 + ((at >> (k * 3)) % (body.length - 1));
+            body = body.slice(0, i) + s + body.slice(i);
+          }
+          const input = `${l}${body}${x}`;
+          const key = normalisePhone(input) ?? normalisePhone(input, 'us');
+          const want = key === null ? -1 : people.byPhone.only(key);
+          fc.pre(want !== -2);
+          const [got] = matchProspectRows(engine, [{ phone_number: input }]);
+          expect(got?.prospect_id).toBe(want >= 0 ? people.ids[want] : null);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 
