@@ -49,6 +49,8 @@ interface Evidence {
   name?: QueryName | null;
   domain: Domain | null;
   slug: string | null;
+  /** The position {@link knownSlug} already looked up for `slug` (-2 when several hold it). */
+  slugOnly?: number;
 }
 
 /**
@@ -79,8 +81,9 @@ function defaultVerdict(ctx: CompanyContext, input: BusinessInput): BusinessVerd
   if (domain === null && urlRaw !== null) domain = knownDomain(ctx, urlRaw) ?? normaliseDomain(urlRaw);
   // A domain (or URL) that is given but is not a domain: no match, whatever else the row holds.
   if (domain === null && (domainRaw !== null || urlRaw !== null)) return { kind: 'none', candidates: [] };
-  const slug = linkedinRaw === null ? null : linkedinCompanySlug(linkedinRaw);
-  const ev: Evidence = { raw: name, domain, slug };
+  const known = linkedinRaw === null ? null : knownSlug(ctx, linkedinRaw);
+  const slug = known !== null ? known.slug : linkedinRaw === null ? null : linkedinCompanySlug(linkedinRaw);
+  const ev: Evidence = { raw: name, domain, slug, slugOnly: known?.only };
   return byKeys(ctx, ev) ?? byName(ctx, ev);
 }
 
@@ -88,14 +91,14 @@ function defaultVerdict(ctx: CompanyContext, input: BusinessInput): BusinessVerd
  * Fast path for the common inputs: a registrable domain the index holds, written bare ("acme.com"), with
  * "www.", or as an http(s) URL with a path ("https://www.Acme.com/about"). The index's keys came from
  * the full parser, so a hit is exactly what parsing would give; anything else (other subdomains,
- * unknown or non-ASCII names, odd schemes) takes the parser.
+ * unknown or non-ASCII names, odd schemes) takes the parser. The key is looked up straight from the
+ * input's characters (capitals folded on the fly): only a hit makes a string.
  */
 function knownDomain(ctx: CompanyContext, s: string): Domain | null {
   let start = 0;
   const scheme = s.indexOf('://');
   if (scheme !== -1) {
-    const name = s.slice(0, scheme).toLowerCase();
-    if (name !== 'http' && name !== 'https') return null;
+    if (!(foldedIs(s, 0, 'http') && (scheme === 4 || (scheme === 5 && foldedIs(s, 4, 's'))))) return null;
     start = scheme + 3;
   }
   let end = s.length;
@@ -105,22 +108,60 @@ function knownDomain(ctx: CompanyContext, s: string): Domain | null {
     if (end === s.length && (c === 47 || c === 63 || c === 35 || c === 58)) end = i; // / ? # :
   }
   if (end === start) return null;
-  let host = s.slice(start, end);
-  for (let i = 0; i < host.length; i++) {
-    const c = host.charCodeAt(i);
-    if (c >= 65 && c <= 90) {
-      host = host.toLowerCase();
-      break;
-    }
-  }
-  for (let i = 0; i < host.length; i++) {
-    const c = host.charCodeAt(i);
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i) | 0x20; // ASCII capitals as small letters ('-', '.' and digits keep theirs)
     if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return null;
   }
-  const bare = host.startsWith('www.') ? host.slice(4) : host;
-  const only = ctx.index.byDomain.only(bare);
+  if (foldedIs(s, start, 'www.')) start += 4;
+  const only = ctx.index.byDomain.onlyFolded(s, start, end);
   if (only === -1) return null;
+  const bare = lowerAscii(s.slice(start, end));
   return { registrable: bare, host: bare, only };
+}
+
+/**
+ * Fast path for a company profile written the common way ("https://www.linkedin.com/company/acme-gmbh/",
+ * any case, with or without scheme, path tail, query): its slug as `linkedinCompanySlug` gives it and
+ * the one business holding it (-1 none, -2 several), read without slicing the URL apart. Null: take
+ * the parser (other hosts or subdomains, ports, doubled slashes, escaped or unusual characters).
+ */
+function knownSlug(ctx: CompanyContext, s: string): { slug: string; only: number } | null {
+  let i = 0;
+  if (foldedIs(s, 0, 'https://')) i = 8;
+  else if (foldedIs(s, 0, 'http://')) i = 7;
+  else if (foldedIs(s, 0, '//')) i = 2;
+  if (foldedIs(s, i, 'www.')) i += 4;
+  if (!foldedIs(s, i, 'linkedin.com/company/')) return null;
+  const start = i + 21;
+  let end = start;
+  for (; end < s.length; end++) {
+    const c = s.charCodeAt(end);
+    if (c === 47 || c === 63 || c === 35) break; // / ? #
+    const l = c | 0x20;
+    if (!((l >= 97 && l <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 95 || c === 46)) return null;
+  }
+  if (end === start) return null;
+  return { slug: lowerAscii(s.slice(start, end)), only: ctx.index.byLinkedin.onlyFolded(s, start, end) };
+}
+
+/** Whether `s` holds `lower` (small ASCII letters and punctuation) at `at`, capitals folded. */
+function foldedIs(s: string, at: number, lower: string): boolean {
+  if (at + lower.length > s.length) return false;
+  for (let j = 0; j < lower.length; j++) {
+    let c = s.charCodeAt(at + j);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower.charCodeAt(j)) return false;
+  }
+  return true;
+}
+
+/** An ASCII string lower-cased (itself when it has no capitals: no copy). */
+function lowerAscii(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) return s.toLowerCase();
+  }
+  return s;
 }
 
 /** Exact keys: profile slug and domain (host before registrable domain). Null when neither hits. */
@@ -130,7 +171,7 @@ function knownDomain(ctx: CompanyContext, s: string): Domain | null {
  */
 function uniqueKeyHit(ctx: CompanyContext, ev: Evidence): Verdict | null {
   const { index } = ctx;
-  const p = ev.slug === null ? -1 : index.byLinkedin.only(ev.slug);
+  const p = ev.slug === null ? -1 : (ev.slugOnly ?? index.byLinkedin.only(ev.slug));
   let d = -1;
   if (ev.domain !== null) {
     if (ev.domain.host !== ev.domain.registrable && index.byHost.has(ev.domain.host)) return null;

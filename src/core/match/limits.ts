@@ -24,6 +24,7 @@ export const MAX_URL_CHARS = 2_048;
 /** A name within the bounds: unchanged when it already is, else its folded words cut to fit. */
 export function boundedName(v: string | null, max = MAX_NAME_CHARS): string | null {
   if (v === null) return null;
+  if (asciiWithin(v, max)) return v;
   const raw = v.length > max ? v.slice(0, max) : v;
   const ws = words(raw);
   let total = ws.length - 1;
@@ -44,16 +45,36 @@ export function boundedName(v: string | null, max = MAX_NAME_CHARS): string | nu
   return out.join(' ');
 }
 
+/**
+ * Whether an ASCII name is within the bounds as it stands, checked without folding it: ASCII folds to
+ * no more characters, but for "&" (" and "), and no word is longer than the longest run of characters
+ * between spaces.
+ */
+function asciiWithin(v: string, max: number): boolean {
+  let size = v.length;
+  if (size > max) return false;
+  let run = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 0x80) return false;
+    if (c === 0x26) size += 4;
+    if (c === 0x20) run = 0;
+    else if (++run > MAX_NAME_WORD) return false;
+  }
+  return size <= max;
+}
+
 const cap = (v: string | null, max: number) => (v !== null && v.length > max ? v.slice(0, max) : v);
 
-/** The business row the matcher reads. */
+/** The business row the matcher reads (the row itself when it is within the bounds: no copy). */
 export function boundedBusiness(row: BusinessInput): BusinessInput {
-  return {
-    name: boundedName(row.name),
-    domain: cap(row.domain, MAX_URL_CHARS),
-    url: cap(row.url, MAX_URL_CHARS),
-    linkedin_url: cap(row.linkedin_url, MAX_URL_CHARS),
-  };
+  const name = boundedName(row.name);
+  const domain = cap(row.domain, MAX_URL_CHARS);
+  const url = cap(row.url, MAX_URL_CHARS);
+  const linkedin_url = cap(row.linkedin_url, MAX_URL_CHARS);
+  if (name === row.name && domain === row.domain && url === row.url && linkedin_url === row.linkedin_url)
+    return row;
+  return { name, domain, url, linkedin_url };
 }
 
 /** The prospect row the matcher reads. */

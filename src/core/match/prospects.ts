@@ -147,6 +147,25 @@ function uniqueKeyHit(
   return pos < 0 ? null : { kind: 'match', pos, confidence: on.length > 1 ? 1 : 0.98, on, candidates: [] };
 }
 
+/**
+ * Fast path for a number written internationally ("+49 30 1234567", "0049-30-1234567", dots or
+ * dashes between the digits): its digits as a key, when the index holds that key. The keys are the
+ * parser's E.164 numbers, and the parser reads such a number as its digits (a trunk "0" after the
+ * country code is kept when the number is valid with it), so a hit is what parsing would give;
+ * anything else (national formats, extensions, brackets, letters) takes the parser.
+ */
+function knownPhone(index: ProspectMatchIndex, s: string): string | null {
+  let i = s.charCodeAt(0) === 43 ? 1 : s.startsWith('00') ? 2 : -1; // '+' or '00'
+  if (i < 0) return null;
+  let key = '+';
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) key += s[i];
+    else if (c !== 32 && c !== 45 && c !== 46) return null; // space - .
+  }
+  return key.length >= 8 && index.byPhone.has(key) ? key : null;
+}
+
 /** The verdict for one echoed input row. */
 export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Verdict {
   const businessId = clean(input.business_id);
@@ -167,14 +186,17 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
   const { index, company } = ctx;
   // -1: no restriction; -2: a business id that names no business (nothing can match).
   let only = -1;
-  if (businessId !== null) only = company.index.byId.get(businessId.toLowerCase()) ?? -2;
+  if (businessId !== null) {
+    const pos = company.index.byId.get(businessId.toLowerCase());
+    only = pos >= 0 ? pos : -2;
+  }
   const allowed = (pos: number) => only === -1 || index.business[pos] === only;
   // Exact keys, each normalised once.
   const email = emailRaw === null ? null : normaliseEmail(emailRaw);
   const emailKey = email !== null && !email.role ? email.key : null;
   const slug = linkedinRaw === null ? null : linkedinPersonSlug(linkedinRaw);
-  let phone: string | null = null;
-  if (phoneRaw !== null) {
+  let phone = phoneRaw === null ? null : knownPhone(index, phoneRaw);
+  if (phoneRaw !== null && phone === null) {
     // A national number is read in the employer's country: the business id's, else that of the
     // company the name means (only looked up when the number does not parse on its own).
     let country = only >= 0 ? (company.index.countries[only] ?? null) : null;

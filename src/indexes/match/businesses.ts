@@ -6,7 +6,8 @@
  */
 import { kind, type Context } from '../../runtime/context.js';
 import { companyMatchName } from '../../normalise/index.js';
-import { KeyIndex } from './key-index.js';
+import { KeyIndexBuilder, type KeyIndex } from './key-index.js';
+import { StringKeyTableBuilder, type StringKeyTable } from '../hash/string-key-table.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
 import { buildTokenIndex, type TokenIndex } from './token-index.js';
 
@@ -23,7 +24,8 @@ export interface BusinessMatchIndex {
   readonly countries: readonly (string | null)[];
   /** SQLite rowid → position (-1 when absent). */
   readonly positionOfRowid: Int32Array;
-  readonly byId: ReadonlyMap<string, number>;
+  /** Business id → position (ids are unique, so the table's ids are the positions). */
+  readonly byId: StringKeyTable;
   readonly byDomain: KeyIndex;
   readonly byHost: KeyIndex;
   readonly byLinkedin: KeyIndex;
@@ -51,11 +53,11 @@ function build(engine: Context): BusinessMatchIndex {
   const domains: (string | null)[] = [];
   const linkedin: (string | null)[] = [];
   const countries: (string | null)[] = [];
-  const byId = new Map<string, number>();
-  const byDomain = new KeyIndex();
-  const byHost = new KeyIndex();
-  const byLinkedin = new KeyIndex();
-  const byNameKey = new KeyIndex();
+  const byId = new StringKeyTableBuilder(maxRowid);
+  const byDomain = new KeyIndexBuilder(maxRowid);
+  const byHost = new KeyIndexBuilder();
+  const byLinkedin = new KeyIndexBuilder(maxRowid);
+  const byNameKey = new KeyIndexBuilder(maxRowid);
   const rows = db.prepare(SCAN_SQL.matchBusinesses).raw().iterate() as IterableIterator<Row>;
   for (const [rowid, id, name, domain, host, slug, country] of rows) {
     const m = companyMatchName(name);
@@ -69,7 +71,7 @@ function build(engine: Context): BusinessMatchIndex {
     domains.push(domain);
     linkedin.push(slug);
     countries.push(country);
-    byId.set(id, pos);
+    if (byId.add(id) !== pos) throw new Error(`business id ${id} is not unique`);
     if (domain) byDomain.add(domain, pos);
     if (host && host !== domain) byHost.add(host, pos);
     if (slug) byLinkedin.add(slug, pos);
@@ -85,11 +87,11 @@ function build(engine: Context): BusinessMatchIndex {
     linkedin,
     countries,
     positionOfRowid,
-    byId,
-    byDomain,
-    byHost,
-    byLinkedin,
-    byNameKey,
+    byId: byId.finish(),
+    byDomain: byDomain.finish(),
+    byHost: byHost.finish(),
+    byLinkedin: byLinkedin.finish(),
+    byNameKey: byNameKey.finish(),
   };
 }
 
@@ -131,12 +133,12 @@ export function businessInitialsIndex(engine: Context): KeyIndex {
 
 const BUSINESS_INITIALS = kind('match.businesses.initials', (e) => {
   const index = businessMatchIndex(e);
-  const out = new KeyIndex();
+  const out = new KeyIndexBuilder();
   for (let i = 0; i < index.size; i++) {
     const tokens = splitKey(index.nameKeys[i] as string);
     if (tokens.length < 2) continue;
     const initials = keyInitials(tokens);
     if (initials !== '') out.add(initials, i);
   }
-  return out;
+  return out.finish();
 });

@@ -8,7 +8,8 @@
 import { kind, type Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
 import { businessMatchIndex } from './businesses.js';
-import { KeyIndex } from './key-index.js';
+import { KeyIndexBuilder, type KeyIndex } from './key-index.js';
+import { StringKeyTableBuilder, type StringKeyTable } from '../hash/string-key-table.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
 
 /** Words shorter than this are not given typo neighbours (their neighbours are most of the alphabet). */
@@ -43,7 +44,8 @@ export interface ProspectMatchIndex {
   /** Prospects of business position `b`: `members[memberStart[b] .. memberStart[b + 1])`. */
   readonly memberStart: Int32Array;
   readonly members: Int32Array;
-  readonly byId: ReadonlyMap<string, number>;
+  /** Prospect id → position (ids are unique, so the table's ids are the positions). */
+  readonly byId: StringKeyTable;
   readonly byEmail: KeyIndex;
   readonly byPhone: KeyIndex;
   readonly byLinkedin: KeyIndex;
@@ -57,7 +59,7 @@ function build(engine: Context): ProspectMatchIndex {
   const ids: string[] = [];
   const nameKeys: string[] = [];
   const employer: number[] = [];
-  const byId = new Map<string, number>();
+  const byId = new StringKeyTableBuilder(maxRowid);
   const names: string[] = [];
   const wordId = new Map<string, number>();
   const wordCount: number[] = [];
@@ -83,7 +85,7 @@ function build(engine: Context): ProspectMatchIndex {
       wordCount[wid] = (wordCount[wid] as number) + 1;
     }
     employer.push(businessRowid === null ? -1 : (companies.positionOfRowid[businessRowid] ?? -1));
-    byId.set(id, pos);
+    if (byId.add(id) !== pos) throw new Error(`prospect id ${id} is not unique`);
   }
   const business = Int32Array.from(employer);
 
@@ -130,10 +132,10 @@ function build(engine: Context): ProspectMatchIndex {
     }
   }
 
-  const byEmail = new KeyIndex();
-  const byPhone = new KeyIndex();
-  const byLinkedin = new KeyIndex();
-  const target: Record<string, KeyIndex> = { email: byEmail, phone: byPhone, linkedin: byLinkedin };
+  const byEmail = new KeyIndexBuilder(ids.length);
+  const byPhone = new KeyIndexBuilder(ids.length);
+  const byLinkedin = new KeyIndexBuilder(ids.length);
+  const target: Record<string, KeyIndexBuilder> = { email: byEmail, phone: byPhone, linkedin: byLinkedin };
   const keys = db.prepare(SCAN_SQL.prospectMatchKeys).raw().iterate() as IterableIterator<
     [string, string, number]
   >;
@@ -153,10 +155,10 @@ function build(engine: Context): ProspectMatchIndex {
     business,
     memberStart,
     members,
-    byId,
-    byEmail,
-    byPhone,
-    byLinkedin,
+    byId: byId.finish(),
+    byEmail: byEmail.finish(),
+    byPhone: byPhone.finish(),
+    byLinkedin: byLinkedin.finish(),
   };
 }
 
