@@ -234,8 +234,8 @@ export function alignedScore(q: ScoredName, c: ScoredName): number {
 /**
  * Read right after an {@link alignedScore} call that left words without a counterpart (and did not score
  * the names joined): the score with those words paired in the order written, one query word with one
- * candidate word one edit apart ("saw" / "san", "thy" / "the", "dta" / "data"), or -1 when a word that
- * is not a stop word stays alone, or a query word so paired is a word of the index (taken as written, as
+ * candidate word one edit apart ("saw" / "san", "dta" / "data"), a first word one edit from "the" read
+ * as the article, or -1 when a word that is not a stop word stays alone, or a query word so paired is a word of the index (taken as written, as
  * in the alignment). Marks the candidate words so paired in {@link leftoverPaired}. A short word is no
  * typo evidence on its own (too many words are one edit from "san"): the caller reads this only for names
  * whose other words already line up.
@@ -256,7 +256,8 @@ export function pairLeftovers(q: ScoredName, c: ScoredName): number {
       if (t.length >= 2 && u.length >= 2 && osaDistance(t, u, 1) <= 1) break;
     }
     if (j === c.tokens.length || q.known?.[i] === true) {
-      if (!STOP_WORDS.has(t)) return -1;
+      // A first word one edit from "the" is the article mistyped ("Th", "Teh", "Tye"): keys drop "the".
+      if (!STOP_WORDS.has(t) && !(i === 0 && t.length >= 2 && osaDistance(t, 'the', 1) <= 1)) return -1;
       base += WEAK_WEIGHT;
       continue;
     }

@@ -322,7 +322,9 @@ export function decideFuzzy(
       const c = ctx.scored(h.pos);
       alignedScore(scored, c);
       if (!lastAlignedInOrder() || (allKnown && lastAlignment.joined)) continue;
-      if (lastAlignment.unmatched > 0 && !lastAlignment.joined && scored.tokens.length > 3) {
+      // (Not for queries of indexed words only, whose plain search looks at names of the same words;
+      // nor of three words or fewer, whose plain search leaves out names without their every word.)
+      if (lastAlignment.unmatched > 0 && !lastAlignment.joined && !allKnown && scored.tokens.length > 3) {
         const score = pairLeftovers(scored, c);
         if (score > h.score && !pairsRarest(ctx.tokens(), c)) {
           paired.add(h.pos);
