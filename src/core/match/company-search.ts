@@ -307,7 +307,8 @@ export function decideFuzzy(
   scored: ScoredName,
   options: { country?: string | null },
 ): Scored | null {
-  if (hits[0] === undefined || hits[0].score < TYPO_THRESHOLD) return null;
+  // (Below the typo threshold, a candidate may still reach it with its leftover words paired.)
+  if (hits[0] === undefined || hits[0].score < TYPO_THRESHOLD - WIDE_MARGIN) return null;
   // Words in another order must be the same words (typos and reordering together are too much): such
   // candidates are out. Only candidates that could win or stand within a margin of the winner matter.
   // When every query word is an indexed word, taken as written, a name spaced otherwise is another
