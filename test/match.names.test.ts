@@ -25,6 +25,16 @@ const NAMES: [name: string, country: string][] = [
   ['The Crimson Anchor Works S.L.', 'ES'],
   ['Barcelona Tecnologías', 'ES'],
   ['Evergreen 9', 'GB'],
+  ['Morris & Smith', 'US'], // 16
+  ['Hughes, Morris & Smith Ltd', 'GB'], // 17
+  ['The Silver Spoon Kitchen GmbH', 'DE'], // 18
+  ['San Francisco Insurance Agency Inc.', 'US'], // 19
+  ['ABC Media Group Holdings LLC', 'US'], // 20
+  ['Wolf & Köhler AG', 'DE'], // 21
+  ['Köhler & Wolf AG', 'DE'], // 22
+  ['San Diego Data LLC', 'US'], // 23: "san" is a common word, "francisco" a rare one
+  ['San Jose Contracting LLC', 'US'], // 24
+  ['Nova Media Group Holdings', 'US'], // 25
 ];
 
 let engine: Engine;
@@ -101,5 +111,24 @@ describe('business name decisions', () => {
   it('prefers the words in the order written when the scores tie', () => {
     expect(match('Gutsafsson & Åberg AB')).toBe(id(6));
     expect(match('Åberg & Gustafson AB')).toBe(id(7));
+    // Where the "&" stands says nothing about which partner comes first.
+    expect(match('& Wolf Köhler AG')).toBe(id(21));
+    expect(match('Wolf Köhler & AG')).toBe(id(21));
+    expect(match('Köhler Wolf & AG')).toBe(id(22));
+  });
+
+  it('pairs short words left alone one edit apart once the other words line up, never the rarest', () => {
+    expect(match('Saw Francisco Insurance Agncy Inc.')).toBe(id(19));
+    // A mistyped leading article: keys drop "the".
+    expect(match('Th Silver Spoon Kitchen GmbH')).toBe(id(18));
+    expect(match('Txhe Silver Spoon Kitchen GmbH')).toBe(id(18));
+    // The rarest word is what tells a name from its neighbours: one edit there is another name.
+    expect(match('ABD Media Group Holdings LLC')).toBeNull();
+  });
+
+  it('does not count a rival with a word the query lacks whose other words agree no better', () => {
+    // "Hughes, Morris & Smith" has the same two words and one more: "Morris & Smith" reads the row whole.
+    expect(match('Moris & Smity')).toBe(id(16));
+    expect(match('Hughes Moris & Smity Ltd')).toBe(id(17));
   });
 });

@@ -71,7 +71,11 @@ describe('match quality on a perturbed evaluation set', () => {
 
   // Business rows labelled by what their attributes can tell apart (bench/match/evalset.ts).
   it('recalls most perturbed rows', () => {
-    expect(kind(businesses, 'overall').f1).toBeGreaterThan(0.98);
+    // Reached: businesses F1 0.9935 (typo1 R 0.966, typo2 0.857, word_order 1.000).
+    expect(kind(businesses, 'overall').f1).toBeGreaterThan(0.99);
+    expect(kind(businesses, 'typo1').recall).toBeGreaterThanOrEqual(0.95);
+    expect(kind(businesses, 'typo2').recall).toBeGreaterThanOrEqual(0.83);
+    expect(kind(businesses, 'word_order').recall).toBeGreaterThanOrEqual(0.98);
     expect(kind(prospects, 'overall').f1).toBeGreaterThan(0.95);
   });
 });

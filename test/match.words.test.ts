@@ -22,6 +22,11 @@ const NAMES: [string, string][] = [
   ['Harwick Acquisition Corp. II', 'US'], // 5
   ['Ostervane Technology Solutions, Inc.', 'US'], // 6
   ['Marrowgate Capital Holdings, Inc.', 'US'], // 7
+  // An organisation and its sites, each its own record (as agencies' files list them).
+  ['Quenby Park Community Center', 'US'], // 8
+  ['Quenby Park Community Center - Ainslie', 'US'], // 9
+  ['Dorrance League - Morse', 'US'], // 10
+  ['Dorrance League - Eastlake', 'US'], // 11
 ];
 
 let engine: Engine;
@@ -84,6 +89,17 @@ describe.skipIf(dir === null)('a word more or less, on term-frequency evidence',
     expect(match('Zentrovia Robotics Inc.').business_id).toBeNull(); // another sibling, absent
     const [guess] = matchBusinessRows(engine, [{ name: 'Zentrovia Inc.' }], { minConfidence: 0.3 });
     expect(guess!.business_id).toBeNull();
+  });
+
+  it('reads the words after an organisation that has sites of its own as another site, and its stem as none of them', () => {
+    expect(match('Quenby Park Community Center - Ainslie').business_id).toBe(id(9)); // itself
+    expect(match('Quenby Park Community Center Ainslie Campus').business_id).toBe(id(9));
+    // A site the snapshot does not hold is not the organisation whose other site it does hold.
+    expect(match('Quenby Park Community Center - Kimball').business_id).toBeNull();
+    expect(match('Quenby Park Community Center Kimball').business_id).toBeNull();
+    // The organisation's name alone, when only its sites are records: neither site.
+    expect(match('Dorrance League').business_id).toBeNull();
+    expect(match('Dorrance League Morse').business_id).toBe(id(10));
   });
 
   it('reads initials as the words they stand for', () => {

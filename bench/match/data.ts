@@ -63,7 +63,9 @@ export async function evalData(options: {
   let engine: Engine;
   if (options.file) {
     if (built) {
-      engine = openEngine({ path: dbPath });
+      // A built file is only read (it may be another checkout's, linked here): no schema or index
+      // writes, and the engine's own state in memory rather than in a file beside it.
+      engine = openEngine({ path: dbPath, readonly: true, state: ':memory:' });
     } else {
       const t2 = performance.now();
       engine = await loadHeldOut(snapshot, dbPath);

@@ -108,6 +108,8 @@ let used = new Uint8Array(32);
 /** Scratch: the candidate token each query token was aligned with (-1 when none), by query position. */
 let pairOf = new Int16Array(32);
 let pairCount = 0;
+/** Scratch: the query tokens of the last alignment. */
+let pairTokens: readonly string[] = [];
 
 /** How the last {@link alignedScore} call aligned the names (read right after the call). */
 export const lastAlignment = {
@@ -115,17 +117,25 @@ export const lastAlignment = {
   unmatched: 0,
   /** Whether the score came from the names written without spaces. */
   joined: false,
+  /** The weighted agreement of the aligned tokens and their total weight (the score's numerator and base). */
+  matched: 0,
+  aligned: 0,
 };
+
+/** Scratch: the candidate tokens {@link pairLeftovers} paired, by candidate position (1 = paired). */
+export let leftoverPaired = new Uint8Array(32);
 
 /**
  * Whether the last {@link alignedScore} call aligned the words in the same order in both names
- * ("Parker & Miller" with "Parker & Miller", not with "Miller & Parker").
+ * ("Parker & Miller" with "Parker & Miller", not with "Miller & Parker"). Stop words do not count: where
+ * the "&" or "and" stands says nothing about which partner comes first ("Parker Miller &", "& Parker
+ * Miller" are written for "Parker & Miller").
  */
 export function lastAlignedInOrder(): boolean {
   let prev = -1;
   for (let i = 0; i < pairCount; i++) {
     const j = pairOf[i] as number;
-    if (j < 0) continue;
+    if (j < 0 || STOP_WORDS.has(pairTokens[i] as string)) continue;
     if (j < prev) return false;
     prev = j;
   }
@@ -144,6 +154,7 @@ export function alignedScore(q: ScoredName, c: ScoredName): number {
   used.fill(0, 0, c.tokens.length);
   pairOf.fill(-1, 0, q.tokens.length);
   pairCount = q.tokens.length;
+  pairTokens = q.tokens;
   const known = q.known;
   const memo = q.memo !== undefined && c.ids !== undefined ? q.memo : undefined;
   const ids = c.ids;
@@ -206,6 +217,8 @@ export function alignedScore(q: ScoredName, c: ScoredName): number {
     }
   }
   lastAlignment.unmatched = unmatched;
+  lastAlignment.matched = matched;
+  lastAlignment.aligned = aligned;
   const tokenScore = matched / (aligned + unmatchedWeight);
   if (tokenScore >= 0.999) return 1;
   // Spacing differences change the token count; with equal counts the alignment already said it all.
@@ -216,6 +229,50 @@ export function alignedScore(q: ScoredName, c: ScoredName): number {
   const joinScore = joinedSimilarity(q.joined, c.joined);
   if (joinScore > tokenScore) lastAlignment.joined = true;
   return Math.max(tokenScore, joinScore);
+}
+
+/**
+ * Read right after an {@link alignedScore} call that left words without a counterpart (and did not score
+ * the names joined): the score with those words paired in the order written, one query word with one
+ * candidate word one edit apart ("saw" / "san", "dta" / "data"), a first word one edit from "the" read
+ * as the article, or -1 when a word that is not a stop word stays alone, or a query word so paired is a word of the index (taken as written, as
+ * in the alignment). Marks the candidate words so paired in {@link leftoverPaired}. A short word is no
+ * typo evidence on its own (too many words are one edit from "san"): the caller reads this only for names
+ * whose other words already line up.
+ */
+export function pairLeftovers(q: ScoredName, c: ScoredName): number {
+  if (c.tokens.length > leftoverPaired.length) leftoverPaired = new Uint8Array(c.tokens.length * 2);
+  leftoverPaired.fill(0, 0, c.tokens.length);
+  let matched = lastAlignment.matched;
+  let base = lastAlignment.aligned;
+  let next = 0;
+  for (let i = 0; i < q.tokens.length; i++) {
+    if (pairOf[i] !== -1) continue;
+    const t = q.tokens[i] as string;
+    let j = next;
+    for (; j < c.tokens.length; j++) {
+      if (used[j] === 1) continue;
+      const u = c.tokens[j] as string;
+      if (t.length >= 2 && u.length >= 2 && osaDistance(t, u, 1) <= 1) break;
+    }
+    if (j === c.tokens.length || q.known?.[i] === true) {
+      // A first word one edit from "the" is the article mistyped ("Th", "Teh", "Tye"): keys drop "the".
+      if (!STOP_WORDS.has(t) && !(i === 0 && t.length >= 2 && osaDistance(t, 'the', 1) <= 1)) return -1;
+      base += WEAK_WEIGHT;
+      continue;
+    }
+    leftoverPaired[j] = 1;
+    const w = (q.weights[i] as number) + (c.weights[j] as number);
+    matched += (1 - 1 / Math.max(t.length, (c.tokens[j] as string).length)) * w;
+    base += w;
+    next = j + 1;
+  }
+  for (let j = 0; j < c.tokens.length; j++) {
+    if (used[j] === 1 || leftoverPaired[j] === 1) continue;
+    if (!STOP_WORDS.has(c.tokens[j] as string)) return -1;
+    base += WEAK_WEIGHT;
+  }
+  return matched / base;
 }
 
 /** Edit similarity of two names written without spaces when they are at most one edit apart, else 0. */

@@ -24,6 +24,8 @@ import {
   companyScore,
   lastAlignedInOrder,
   lastAlignment,
+  leftoverPaired,
+  pairLeftovers,
   scoredName,
   simMemo,
   STOP_WORDS,
@@ -305,25 +307,40 @@ export function decideFuzzy(
   scored: ScoredName,
   options: { country?: string | null },
 ): Scored | null {
-  if (hits[0] === undefined || hits[0].score < TYPO_THRESHOLD) return null;
+  // (Below the typo threshold, a candidate may still reach it with its leftover words paired.)
+  if (hits[0] === undefined || hits[0].score < TYPO_THRESHOLD - WIDE_MARGIN) return null;
   // Words in another order must be the same words (typos and reordering together are too much): such
   // candidates are out. Only candidates that could win or stand within a margin of the winner matter.
   // When every query word is an indexed word, taken as written, a name spaced otherwise is another
   // name ("Barcelona 9 Tecnologías" is not "Barcelona Tecnologías"): only names with the same words count.
   const allKnown = scored.known !== undefined && scored.known.every(Boolean);
   const kept: Scored[] = [];
+  // Candidates that line up word for word once the words left alone are paired as typos.
+  const paired = new Set<number>();
   for (const h of hits) {
     if (h.score < TYPO_THRESHOLD - WIDE_MARGIN) break;
     if (h.score < 1) {
-      alignedScore(scored, ctx.scored(h.pos));
+      const c = ctx.scored(h.pos);
+      alignedScore(scored, c);
       if (!lastAlignedInOrder() || (allKnown && lastAlignment.joined)) continue;
+      // (Not for queries of indexed words only, whose plain search looks at names of the same words;
+      // nor of three words or fewer, whose plain search leaves out names without their every word.)
+      if (lastAlignment.unmatched > 0 && !lastAlignment.joined && !allKnown && scored.tokens.length > 3) {
+        const score = pairLeftovers(scored, c);
+        if (score > h.score && !pairsRarest(ctx.tokens(), c)) {
+          paired.add(h.pos);
+          kept.push({ pos: h.pos, score });
+          continue;
+        }
+      }
     }
     kept.push(h);
   }
+  if (paired.size > 0) kept.sort(byScore);
   const best = kept[0];
   if (best === undefined || best.score < TYPO_THRESHOLD) return null;
   alignedScore(scored, ctx.scored(best.pos));
-  if (lastAlignment.unmatched > 0 && !lastAlignment.joined) return null;
+  if (lastAlignment.unmatched > 0 && !lastAlignment.joined && !paired.has(best.pos)) return null;
   if (best.score >= NAME_THRESHOLD) {
     return decide(ctx, kept, q, {
       threshold: NAME_THRESHOLD,
@@ -332,12 +349,43 @@ export function decideFuzzy(
       scored,
     });
   }
-  const close = kept.filter((h) => h.score >= best.score - WIDE_MARGIN);
+  // A rival with a word the query lacks is a rival only when the words it does line up agree better
+  // than the best's ("Lewis Foods Ventures" for "Lewis Fooads" beside "Lewis Goods"); with the same
+  // words and a word more ("Hughes, Morris & Smith" beside "Morris & Smith" for "Moris & Smity"), the
+  // best reads the query whole.
+  alignedScore(scored, ctx.scored(best.pos));
+  const agreement = lastAlignment.matched / lastAlignment.aligned;
+  const close = kept.filter((h) => {
+    if (h.score < best.score - WIDE_MARGIN) return false;
+    if (h.pos === best.pos || paired.has(h.pos)) return true;
+    alignedScore(scored, ctx.scored(h.pos));
+    if (lastAlignment.unmatched === 0 || lastAlignment.joined) return true;
+    return lastAlignment.matched / lastAlignment.aligned > agreement;
+  });
   if (close.length === 1) return best;
   // Namesakes of the best (the same name, so the same score) are told apart as for an exact name.
   const key = ctx.index.nameKeys[best.pos];
   if (!close.every((h) => ctx.index.nameKeys[h.pos] === key)) return null;
   return decide(ctx, close, q, { threshold: 0, margin: 0, country: options.country, scored });
+}
+
+/**
+ * Whether {@link pairLeftovers} paired the candidate's rarest word (the fewest names hold it): a name
+ * is told from its neighbours by its rarest word ("ABC Media" from "ABD Media"), which must line up as
+ * a word or a typo the index can find, not as a leftover one edit away.
+ */
+function pairsRarest(tokens: TokenIndex, c: ScoredName): boolean {
+  let rarest = -1;
+  let least = Infinity;
+  for (let j = 0; j < c.tokens.length; j++) {
+    const v = tokens.vocabId.get(c.tokens[j] as string);
+    const n = v === undefined ? 0 : (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
+    if (n < least) {
+      least = n;
+      rarest = j;
+    }
+  }
+  return rarest >= 0 && leftoverPaired[rarest] === 1;
 }
 
 /**

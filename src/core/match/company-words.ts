@@ -239,8 +239,41 @@ export function wordEvidence(
   let strength = gap >= COMPETITION ? bestScore : bestScore - (COMPETITION - gap);
   const shared = ids.filter((v) => has(tokens, best, v));
   const family = familySize(tokens, pool, shared);
+  // Every query word is in the candidate and in another name too: the query is the stem of a family
+  // ("Mary Crane League" when the snapshot holds "Mary Crane League - Morse" and "Mary Crane League -
+  // East"), a parent or any of its sites; no one of them by default.
+  if (family > 1 && shared.length === words.length) return null;
   if (family > 1) strength -= FAMILY_COST * Math.log2(family);
   return { pos: best, strength };
+}
+
+/**
+ * Whether the query has a word after its first shared word that the candidate lacks and that can name a
+ * site or a branch: not a weak word ("Group", "Holdings") and not a lone letter.
+ */
+function sitesAfter(w: QueryWords, qPair: Int8Array, firstShared: number): boolean {
+  for (let i = 0; i < w.words.length; i++) {
+    if (qPair[i] !== 0 || (w.at[i] as number) < firstShared) continue;
+    const word = w.words[i] as string;
+    if (word.length > 1 && !WEAK_WORDS.has(word)) return true;
+  }
+  return false;
+}
+
+/** Whether a name other than `pos` holds every one of the `n` vocabulary words `ids`. */
+function heldElsewhere(tokens: TokenIndex, pos: number, ids: Int32Array, n: number): boolean {
+  if (n === 0) return false;
+  let rarest = ids[0] as number;
+  for (let j = 1; j < n; j++)
+    if (df(tokens, ids[j] as number) < df(tokens, rarest)) rarest = ids[j] as number;
+  for (let k = tokens.postStart[rarest] as number; k < (tokens.postStart[rarest + 1] as number); k++) {
+    const doc = tokens.post[k] as number;
+    if (doc === pos) continue;
+    let all = true;
+    for (let j = 0; j < n && all; j++) all = has(tokens, doc, ids[j] as number);
+    if (all) return true;
+  }
+  return false;
 }
 
 function has(tokens: TokenIndex, doc: number, v: number): boolean {
@@ -388,6 +421,11 @@ function candidateScore(
     if (df(tokens, v) <= w.distinctive) candidateDistinct = true;
   }
   if (extras === 0 && queryExtras === 0 && same === words.length) return NaN; // the same words
+  // The query is the candidate's name and more, and another name holds the candidate's words too: the
+  // candidate heads a family of names (an organisation and its sites), and the words after its name
+  // pick a member that is not this one ("Albany Park Community Center - Kimball" is not "Albany Park
+  // Community Center" when "Albany Park Community Center - Ainslie" is another record).
+  if (extras === 0 && sitesAfter(w, qPair, firstShared) && heldElsewhere(tokens, pos, cIds, cn)) return NaN;
   if (queryDistinct && candidateDistinct) return NaN;
   if (extras > weakExtras && queryExtras > queryWeak) return NaN;
   // A word more or less and another legal form are two differences: another company.
