@@ -32,11 +32,31 @@ import { recentBusinessEvents, type FetchMode } from './records.js';
 /** Records read per step. */
 const STEP = 1_000;
 
-/** A stored record (the `wire` MessagePack map of the full record) and the values that replace some of
- * its stored ones (a business's recent `events`, which depend on the clock). */
-export interface StoredRecord {
-  wire: Uint8Array;
-  replace?: Record<string, unknown>;
+/**
+ * Stored records, a step of an export at a time: the `wire` MessagePack maps of full records, record
+ * `i` at `bytes[starts[i], ends[i])` (one buffer per step, as SQLite hands it over: no object per
+ * record, and it can be transferred to another thread whole), and per record the values that replace
+ * some of its stored ones (a business's recent `events`, which depend on the clock).
+ */
+export interface StoredBatch {
+  bytes: Uint8Array;
+  starts: Uint32Array;
+  ends: Uint32Array;
+  replace?: (Record<string, unknown> | undefined)[];
+}
+
+/** A batch of records held one buffer each (records that are not read from the store). */
+export function storedBatch(wires: readonly Uint8Array[]): StoredBatch {
+  const starts = new Uint32Array(wires.length);
+  const ends = new Uint32Array(wires.length);
+  let at = 0;
+  wires.forEach((w, i) => {
+    starts[i] = at;
+    ends[i] = at += w.length;
+  });
+  const bytes = new Uint8Array(at);
+  wires.forEach((w, i) => bytes.set(w, starts[i]));
+  return { bytes, starts, ends };
 }
 
 /** An export in progress: iterate it with `for await`; `total` is known from the start. */
@@ -48,7 +68,7 @@ export interface RecordExport extends AsyncIterableIterator<Record<string, unkno
    * subset), for writers that read the stored bytes without decoding them (the Parquet export).
    * Iterate either this or the export itself, once.
    */
-  stored(): AsyncIterable<StoredRecord[]>;
+  stored(): AsyncIterable<StoredBatch>;
 }
 
 function parse<T>(schema: ZodType<T>, request: unknown): T {
@@ -72,43 +92,97 @@ async function outsideWrites(engine: Context): Promise<void> {
 
 type Entity = 'prospects' | 'businesses';
 
+/** One aggregate row of `EXPORT_SQL`: the records' bytes, their lengths, rowids, business ids. */
+type Aggregate = [Buffer | null, string | null, string?, string?];
+
 /**
- * Stored records of ascending `rows` of `entity`. A dense step (the rows cover at least half of their
- * rowid range, as in an export of everything) is one range scan; a sparse one reads `rowid IN (…)`
- * lists, as fetch does.
+ * Stored records of ascending `rows` of `entity`, one aggregate row per statement (`EXPORT_SQL`): a step
+ * that is a whole rowid range (an export of everything) is one range read; a dense one (the rows cover
+ * at least half of their rowid range) is one range read whose records are placed by rowid, the others
+ * skipped; a sparse one reads `rowid IN (…)` lists, as fetch does.
  */
 function storedReader(engine: Context, db: Db, entity: Entity, mode: FetchMode) {
   const sql = EXPORT_SQL(entity, IN);
+  const all = db.prepare(sql.all).raw();
   const range = db.prepare(sql.range).raw();
   const list = db.prepare(sql.list).raw();
   const events = entity === 'businesses' && mode === 'full';
-  return (rows: readonly number[]): StoredRecord[] => {
-    const out: StoredRecord[] = [];
-    const push = (row: unknown[]) => {
-      const r: StoredRecord = { wire: row[1] as Buffer };
-      if (events) r.replace = { events: recentBusinessEvents(engine, row[2] as string) };
-      out.push(r);
-    };
+  return (rows: readonly number[]): StoredBatch => {
+    const n = rows.length;
+    const starts = new Uint32Array(n);
+    const ends = new Uint32Array(n);
+    const ids: string[] = new Array<string>(n);
     const first = rows[0]!;
-    const last = rows[rows.length - 1]!;
-    if (rows.length * 2 >= last - first + 1) {
+    const last = rows[n - 1]!;
+    let placed = 0;
+    /** Places the records of one aggregate row whose bytes start at `base` in the step's buffer. */
+    const place = (a: Aggregate, base: number) => {
+      if (a[0] === null) return;
+      const lengths = a[1]!.split(',');
+      const rowids = a[2]?.split(',');
+      const businessIds = a[3] === undefined ? undefined : (JSON.parse(a[3]) as string[]);
+      let at = base;
       let i = 0;
-      for (const row of range.iterate(first, last) as Iterable<unknown[]>) {
-        const rowid = row[0] as number;
-        while (rows[i]! < rowid) i++; // every captured row exists (the data version is unchanged)
-        if (rows[i] === rowid) push(row);
+      for (let k = 0; k < lengths.length; k++) {
+        const end = at + Number(lengths[k]);
+        if (rowids) {
+          const rowid = Number(rowids[k]);
+          i = position(rows, rowid, i);
+          if (rows[i] === rowid) {
+            starts[i] = at;
+            ends[i] = end;
+            if (businessIds) ids[i] = businessIds[k]!;
+            placed++;
+          }
+        } else {
+          starts[k] = at;
+          ends[k] = end;
+          if (businessIds) ids[k] = businessIds[k]!;
+          placed++;
+        }
+        at = end;
       }
+      if (at - base !== a[0].length) throw new Error('export: stored records of unexpected length');
+    };
+    let bytes: Uint8Array;
+    if (last - first + 1 === n || n * 2 >= last - first + 1) {
+      const a = (last - first + 1 === n ? all : range).get(first, last) as Aggregate;
+      bytes = a[0] ?? new Uint8Array(0);
+      place(a, 0);
     } else {
-      const byRow = new Map<number, unknown[]>();
-      for (let i = 0; i < rows.length; i += IN) {
+      const parts: Buffer[] = [];
+      let at = 0;
+      for (let i = 0; i < n; i += IN) {
         const batch = rows.slice(i, i + IN);
         while (batch.length < IN) batch.push(0); // rowid 0: none has it
-        for (const row of list.all(batch) as unknown[][]) byRow.set(row[0] as number, row);
+        const a = list.get(batch) as Aggregate;
+        place(a, at);
+        if (a[0]) {
+          parts.push(a[0]);
+          at += a[0].length;
+        }
       }
-      for (const rowid of rows) push(byRow.get(rowid)!);
+      bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, at);
     }
-    return out;
+    // Every captured row exists while the data version is unchanged; a row without a stored record
+    // (a NULL `wire`) is not one the export can write.
+    if (placed !== n) throw new Error(`export: ${n - placed} of ${n} rows have no stored record`);
+    const batch: StoredBatch = { bytes, starts, ends };
+    if (events) batch.replace = ids.map((id) => ({ events: recentBusinessEvents(engine, id) }));
+    return batch;
   };
+}
+
+/** The index of `rowid` in ascending `rows` (or of the next larger one), searching from `from`. */
+function position(rows: readonly number[], rowid: number, from: number): number {
+  let lo = from;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]! < rowid) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -169,10 +243,10 @@ function walk(engine: Context, lent: Bitset, entity: Entity, mode: FetchMode): R
   // place, and for a preview its preview keys.
   const keys = entity === 'prospects' ? PROSPECT_PREVIEW_KEYS : BUSINESS_PREVIEW_KEYS;
   async function* decoded() {
-    for await (const batch of stored()) {
-      for (const r of batch) {
-        const full = wireCodec.unpack(r.wire) as Record<string, unknown>;
-        if (r.replace) Object.assign(full, r.replace);
+    for await (const { bytes, starts, ends, replace } of stored()) {
+      for (let i = 0; i < starts.length; i++) {
+        const full = wireCodec.unpack(bytes.subarray(starts[i], ends[i])) as Record<string, unknown>;
+        if (replace?.[i]) Object.assign(full, replace[i]);
         yield mode === 'full' ? full : pick(full, keys);
       }
     }

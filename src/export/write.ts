@@ -5,9 +5,10 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type { RecordExport, StoredRecord } from '../core/export.js';
+import { storedBatch, type RecordExport, type StoredBatch } from '../core/export.js';
 import { packJson } from '../store/msgpack.js';
 import type { Column } from './columns.js';
+import type { ParquetCodec } from './parquet.js';
 
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -20,6 +21,8 @@ export interface WriteOptions {
   columns: Column[];
   /** Called with the count written so far: after each record (after each batch of them for Parquet). */
   onRecord?: (written: number) => void;
+  /** Parquet page compression (default `snappy`). */
+  codec?: ParquetCodec;
 }
 
 /** Text output is handed to the file stream in chunks of about this many characters. */
@@ -34,7 +37,10 @@ export async function writeExport(
     // Loaded here: the Parquet libraries are optional dependencies.
     const { writeParquetFile } = await import('./parquet.js');
     const stored = 'stored' in records ? records.stored() : packed(records);
-    return writeParquetFile(stored, options.columns, options.out, options.onRecord);
+    return writeParquetFile(stored, options.columns, options.out, {
+      onRecords: options.onRecord,
+      codec: options.codec,
+    });
   }
   const line =
     options.format === 'jsonl'
@@ -85,14 +91,14 @@ function csvLine(columns: Column[]) {
 }
 
 /** Records that are not stored ones (any iterable of records), packed as the store packs them. */
-async function* packed(records: AsyncIterable<Record<string, unknown>>): AsyncIterable<StoredRecord[]> {
-  let batch: StoredRecord[] = [];
+async function* packed(records: AsyncIterable<Record<string, unknown>>): AsyncIterable<StoredBatch> {
+  let batch: Uint8Array[] = [];
   for await (const r of records) {
-    batch.push({ wire: packJson(r) });
+    batch.push(packJson(r));
     if (batch.length === 1_000) {
-      yield batch;
+      yield storedBatch(batch);
       batch = [];
     }
   }
-  if (batch.length > 0) yield batch;
+  if (batch.length > 0) yield storedBatch(batch);
 }
