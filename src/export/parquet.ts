@@ -15,7 +15,8 @@
  *
  * Encoding choices: Snappy by default (see `ParquetOptions.codec`); dictionary encoding (the writer's
  * default, falling back to plain when the dictionary grows past its page limit) except on the random
- * hex identifiers (`Column.random`), stored plain and uncompressed as neither shrinks them; no
+ * hex identifiers (`Column.random`), stored plain and uncompressed as neither shrinks them, and on
+ * the columns of mostly distinct strings (`Column.distinct`), stored plain and compressed; no
  * statistics.
  */
 import { createRequire } from 'node:module';
@@ -170,6 +171,7 @@ const input = new ReadableStream(
     .setMaxRowGroupSize(workerData.rowGroup);
   for (const name of workerData.random)
     props = props.setColumnDictionaryEnabled(name, false).setColumnCompression(name, wasm.Compression.UNCOMPRESSED);
+  for (const name of workerData.distinct) props = props.setColumnDictionaryEnabled(name, false);
   const encoded = await wasm.transformParquetStream(input, props.build());
   await pipeline(Readable.fromWeb(encoded), createWriteStream(workerData.out));
   frames.close();
@@ -226,6 +228,7 @@ export async function writeParquetFile(
       rowGroup,
       codec: CODEC[options.codec ?? 'snappy'],
       random: columns.filter((c) => c.random).map((c) => c.name),
+      distinct: columns.filter((c) => c.distinct).map((c) => c.name),
     },
     transferList: [port1],
   });
