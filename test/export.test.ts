@@ -274,4 +274,24 @@ describe('export during a change', () => {
       expect(seen).toBe(2_000);
     }
   });
+
+  it('a Parquet export read on its own thread ends with CONFLICT when the snapshot is not the captured one', async () => {
+    const it = exportProspects(engine, { mode: 'full' });
+    const b = engine.db.prepare('SELECT business_id FROM businesses LIMIT 1').pluck().get() as string;
+    const event = {
+      event_id: 'f'.repeat(32),
+      event_name: 'new_product',
+      event_time: '2026-10-31T00:00:00Z',
+      business_id: b,
+      data: { event_name: 'new_product', event_time: '2026-10-31T00:00:00Z', event_id: 'f'.repeat(32) },
+    };
+    expect((await engine.ingestEvents([event])).ingested).toBe(1);
+    await expect(
+      writeExport(it, {
+        format: 'parquet',
+        out: join(dir, 'conflict.parquet'),
+        columns: exportColumns('prospects', 'full'),
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
 });

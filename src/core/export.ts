@@ -22,42 +22,21 @@ import {
   type BusinessesExportRequest as BusinessesExportInput,
   type ProspectsExportRequest as ProspectsExportInput,
 } from '../schemas/export.js';
-import { getMeta, openDatabase, type Db } from '../store/open.js';
-import { EXPORT_SQL } from '../store/sql/scans.js';
+import { getMeta } from '../store/open.js';
+import {
+  CONFLICT_MESSAGE,
+  readConnection,
+  STEP,
+  storedReader,
+  type ExportSource,
+  type StoredBatch,
+} from '../export/stored.js';
 import { capPerCompany } from './company-cap.js';
 import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
 import { BUSINESS_PREVIEW_KEYS, pick, PROSPECT_PREVIEW_KEYS, wireCodec } from '../store/wire.js';
 import { recentBusinessEvents, type FetchMode } from './records.js';
 
-/** Records read per step. */
-const STEP = 1_000;
-
-/**
- * Stored records, a step of an export at a time: the `wire` MessagePack maps of full records, record
- * `i` at `bytes[starts[i], ends[i])` (one buffer per step, as SQLite hands it over: no object per
- * record, and it can be transferred to another thread whole), and per record the values that replace
- * some of its stored ones (a business's recent `events`, which depend on the clock).
- */
-export interface StoredBatch {
-  bytes: Uint8Array;
-  starts: Uint32Array;
-  ends: Uint32Array;
-  replace?: (Record<string, unknown> | undefined)[];
-}
-
-/** A batch of records held one buffer each (records that are not read from the store). */
-export function storedBatch(wires: readonly Uint8Array[]): StoredBatch {
-  const starts = new Uint32Array(wires.length);
-  const ends = new Uint32Array(wires.length);
-  let at = 0;
-  wires.forEach((w, i) => {
-    starts[i] = at;
-    ends[i] = at += w.length;
-  });
-  const bytes = new Uint8Array(at);
-  wires.forEach((w, i) => bytes.set(w, starts[i]));
-  return { bytes, starts, ends };
-}
+export { storedBatch, type ExportSource, type StoredBatch } from '../export/stored.js';
 
 /** An export in progress: iterate it with `for await`; `total` is known from the start. */
 export interface RecordExport extends AsyncIterableIterator<Record<string, unknown>> {
@@ -69,6 +48,17 @@ export interface RecordExport extends AsyncIterableIterator<Record<string, unkno
    * Iterate either this or the export itself, once.
    */
   stored(): AsyncIterable<StoredBatch>;
+  /**
+   * The same records as the iterator, a step at a time (for writers: one await per step instead of
+   * one per record). Iterate one of `stored`, `batches` or the export itself, once.
+   */
+  batches(): AsyncIterable<Record<string, unknown>[]>;
+  /**
+   * Where another thread can read the same stored records itself (the snapshot file, the captured
+   * rows and snapshot), or undefined when it cannot (an in-memory database; business records whose
+   * `events` come from the engine). Counts as iterating the export.
+   */
+  source(): ExportSource | undefined;
 }
 
 function parse<T>(schema: ZodType<T>, request: unknown): T {
@@ -92,136 +82,25 @@ async function outsideWrites(engine: Context): Promise<void> {
 
 type Entity = 'prospects' | 'businesses';
 
-/** One aggregate row of `EXPORT_SQL`: the records' bytes, their lengths, rowids, business ids. */
-type Aggregate = [Buffer | null, string | null, string?, string?];
-
-/**
- * Stored records of ascending `rows` of `entity`, one aggregate row per statement (`EXPORT_SQL`): a step
- * that is a whole rowid range (an export of everything) is one range read; a dense one (the rows cover
- * at least half of their rowid range) is one range read whose records are placed by rowid, the others
- * skipped; a sparse one reads `rowid IN (…)` lists, as fetch does.
- */
-function storedReader(engine: Context, db: Db, entity: Entity, mode: FetchMode) {
-  const sql = EXPORT_SQL(entity, IN);
-  const all = db.prepare(sql.all).raw();
-  const range = db.prepare(sql.range).raw();
-  const list = db.prepare(sql.list).raw();
-  const events = entity === 'businesses' && mode === 'full';
-  return (rows: readonly number[]): StoredBatch => {
-    const n = rows.length;
-    const starts = new Uint32Array(n);
-    const ends = new Uint32Array(n);
-    const ids: string[] = new Array<string>(n);
-    const first = rows[0]!;
-    const last = rows[n - 1]!;
-    let placed = 0;
-    /** Places the records of one aggregate row whose bytes start at `base` in the step's buffer. */
-    const place = (a: Aggregate, base: number) => {
-      if (a[0] === null) return;
-      const lengths = a[1]!.split(',');
-      const rowids = a[2]?.split(',');
-      const businessIds = a[3] === undefined ? undefined : (JSON.parse(a[3]) as string[]);
-      let at = base;
-      let i = 0;
-      for (let k = 0; k < lengths.length; k++) {
-        const end = at + Number(lengths[k]);
-        if (rowids) {
-          const rowid = Number(rowids[k]);
-          i = position(rows, rowid, i);
-          if (rows[i] === rowid) {
-            starts[i] = at;
-            ends[i] = end;
-            if (businessIds) ids[i] = businessIds[k]!;
-            placed++;
-          }
-        } else {
-          starts[k] = at;
-          ends[k] = end;
-          if (businessIds) ids[k] = businessIds[k]!;
-          placed++;
-        }
-        at = end;
-      }
-      if (at - base !== a[0].length) throw new Error('export: stored records of unexpected length');
-    };
-    let bytes: Uint8Array;
-    if (last - first + 1 === n || n * 2 >= last - first + 1) {
-      const a = (last - first + 1 === n ? all : range).get(first, last) as Aggregate;
-      bytes = a[0] ?? new Uint8Array(0);
-      place(a, 0);
-    } else {
-      const parts: Buffer[] = [];
-      let at = 0;
-      for (let i = 0; i < n; i += IN) {
-        const batch = rows.slice(i, i + IN);
-        while (batch.length < IN) batch.push(0); // rowid 0: none has it
-        const a = list.get(batch) as Aggregate;
-        place(a, at);
-        if (a[0]) {
-          parts.push(a[0]);
-          at += a[0].length;
-        }
-      }
-      bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, at);
-    }
-    // Every captured row exists while the data version is unchanged; a row without a stored record
-    // (a NULL `wire`) is not one the export can write.
-    if (placed !== n) throw new Error(`export: ${n - placed} of ${n} rows have no stored record`);
-    const batch: StoredBatch = { bytes, starts, ends };
-    if (events) batch.replace = ids.map((id) => ({ events: recentBusinessEvents(engine, id) }));
-    return batch;
-  };
-}
-
-/** The index of `rowid` in ascending `rows` (or of the next larger one), searching from `from`. */
-function position(rows: readonly number[], rowid: number, from: number): number {
-  let lo = from;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rows[mid]! < rowid) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * The stored view's own read connection to a database file, with a 2 MiB page cache instead of the
- * engine's 256 MiB: a scan of every row filled that cache with pages read once (+256 MiB of resident
- * memory at 1M prospects, all of it kept until the engine closes), and the largest memory map this
- * SQLite build allows (pages read in place, file-backed memory the kernel reclaims at will). The
- * version checks stay on the engine's connection; an in-memory database has only that one.
- */
-function readConnection(engine: Context): Db {
-  if (engine.path === ':memory:' || engine.path === '') return engine.db;
-  const db = openDatabase(engine.path, { readonly: true });
-  db.pragma('cache_size = -2048');
-  db.pragma('mmap_size = 2147418112');
-  return db;
-}
-
-/** Rowids per `rowid IN (…)` read. */
-const IN = 100;
-
 function walk(engine: Context, lent: Bitset, entity: Entity, mode: FetchMode): RecordExport {
   // The index's bitsets live as long as the data version; the captured set must outlive a reload.
   const set = lent.clone();
   release(engine, lent);
   const version = dataVersion(engine);
+  const snapshotId = getMeta(engine.db, 'snapshot_id') ?? '';
   const total = cardinality(set);
   let started = false;
-  async function* steps() {
+  const start = () => {
     if (started) throw new Error('an export can be iterated once');
     started = true;
+  };
+  const file = engine.path !== ':memory:' && engine.path !== '';
+  async function* steps() {
+    start();
     let from = 0;
     for (;;) {
       await outsideWrites(engine);
-      if (dataVersion(engine) !== version) {
-        throw new EngineError(
-          'CONFLICT',
-          'the data changed during the export (a load or an event ingest): start the export again',
-        );
-      }
+      if (dataVersion(engine) !== version) throw new EngineError('CONFLICT', CONFLICT_MESSAGE);
       const rows = take(set, from, STEP);
       if (rows.length === 0) return;
       from = rows[rows.length - 1]! + 1;
@@ -230,28 +109,40 @@ function walk(engine: Context, lent: Bitset, entity: Entity, mode: FetchMode): R
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  // The version checks stay on the engine's connection; an in-memory database has only that one.
+  const events = entity === 'businesses' && mode === 'full';
   async function* stored() {
-    const db = readConnection(engine);
+    const db = file ? readConnection(engine.path) : engine.db;
     try {
-      const read = storedReader(engine, db, entity, mode);
+      const read = storedReader(db, entity, events ? (id) => recentBusinessEvents(engine, id) : undefined);
       for await (const rows of steps()) yield read(rows);
     } finally {
       if (db !== engine.db) db.close();
     }
   }
+  function source(): ExportSource | undefined {
+    if (!file || events) return undefined;
+    start();
+    return { path: engine.path, entity, size: set.size, words: set.words, snapshotId, version };
+  }
   // The records as fetch returns them (`records.ts`): the stored full record, its replaced values in
   // place, and for a preview its preview keys.
   const keys = entity === 'prospects' ? PROSPECT_PREVIEW_KEYS : BUSINESS_PREVIEW_KEYS;
-  async function* decoded() {
+  async function* batches() {
     for await (const { bytes, starts, ends, replace } of stored()) {
+      const out: Record<string, unknown>[] = new Array(starts.length);
       for (let i = 0; i < starts.length; i++) {
         const full = wireCodec.unpack(bytes.subarray(starts[i], ends[i])) as Record<string, unknown>;
         if (replace?.[i]) Object.assign(full, replace[i]);
-        yield mode === 'full' ? full : pick(full, keys);
+        out[i] = mode === 'full' ? full : pick(full, keys);
       }
+      yield out;
     }
   }
-  return Object.assign(decoded(), { total, stored });
+  async function* decoded() {
+    for await (const batch of batches()) yield* batch;
+  }
+  return Object.assign(decoded(), { total, stored, batches, source });
 }
 
 /**

@@ -6,10 +6,11 @@
  * only steps SQLite; this thread and the encoder's share the rest, about evenly.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { StoredBatch } from '../core/export.js';
+import { isEngineError } from '../errors.js';
 import { writeRecordBatch } from './arrow-ipc.js';
 import { ColumnarBatch } from './columnar.js';
 import { COLUMNS_TAG, type ColumnsReply, type ColumnsSetup, type Frame } from './parquet.js';
+import { readSource, type StoredBatch } from './stored.js';
 
 /** Builds row groups from stored batches and hands each, framed, to the encoder. */
 function columnThread(port: MessagePort, setup: ColumnsSetup) {
@@ -35,31 +36,54 @@ function columnThread(port: MessagePort, setup: ColumnsSetup) {
   }
 
   let sent = 0;
+  /** Adds a batch's records, handing each full row group over. */
+  async function add({ bytes, starts, ends, replace }: StoredBatch) {
+    for (let i = 0; i < starts.length; i++) {
+      rows.add(bytes.subarray(starts[i], ends[i]), replace?.[i]);
+      if (rows.length === setup.rowGroup) {
+        await send();
+        sent++;
+      }
+    }
+  }
+  async function flush() {
+    if (rows.length > 0 || sent === 0) await send();
+    encoder.postMessage(null);
+    port.postMessage('flushed' satisfies ColumnsReply);
+  }
+  const failed = (e: unknown) => {
+    const reply: ColumnsReply = {
+      error: String((e instanceof Error && e.stack) || e),
+      ...(isEngineError(e) && e.code === 'CONFLICT' ? { conflict: true } : {}),
+    };
+    port.postMessage(reply);
+  };
+
+  if (setup.source) {
+    // This thread reads the records itself, a step at a time, and reports progress.
+    const source = setup.source;
+    void (async () => {
+      let n = 0;
+      for (const batch of readSource(source)) {
+        await add(batch);
+        n += batch.starts.length;
+        port.postMessage({ read: n } satisfies ColumnsReply);
+      }
+      await flush();
+    })().catch(failed);
+    return;
+  }
   // Batches are handled one at a time, in order: each waits for the previous one (and its sends).
   let chain = Promise.resolve();
   port.on('message', (m: StoredBatch | null) => {
     chain = chain
       .then(async () => {
-        if (m === null) {
-          if (rows.length > 0 || sent === 0) await send();
-          encoder.postMessage(null);
-          port.postMessage('flushed' satisfies ColumnsReply);
-          return;
-        }
-        const { bytes, starts, ends, replace } = m;
-        for (let i = 0; i < starts.length; i++) {
-          rows.add(bytes.subarray(starts[i], ends[i]), replace?.[i]);
-          if (rows.length === setup.rowGroup) {
-            await send();
-            sent++;
-          }
-        }
-        const reply: ColumnsReply = { taken: bytes.buffer as ArrayBuffer };
+        if (m === null) return flush();
+        await add(m);
+        const reply: ColumnsReply = { taken: m.bytes.buffer as ArrayBuffer };
         port.postMessage(reply, [reply.taken]);
       })
-      .catch((e: unknown) => {
-        port.postMessage({ error: String((e instanceof Error && e.stack) || e) } satisfies ColumnsReply);
-      });
+      .catch(failed);
   });
 }
 

@@ -5,7 +5,8 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { storedBatch, type RecordExport, type StoredBatch } from '../core/export.js';
+import type { RecordExport } from '../core/export.js';
+import { storedBatch, type StoredBatch } from './stored.js';
 import { packJson } from '../store/msgpack.js';
 import type { Column } from './columns.js';
 import type { ParquetCodec } from './parquet.js';
@@ -36,8 +37,9 @@ export async function writeExport(
   if (options.format === 'parquet') {
     // Loaded here: the Parquet libraries are optional dependencies.
     const { writeParquetFile } = await import('./parquet.js');
-    const stored = 'stored' in records ? records.stored() : packed(records);
-    return writeParquetFile(stored, options.columns, options.out, {
+    // An export's own records are read by the writer's column thread where it can.
+    const input = 'stored' in records ? (records.source() ?? records.stored()) : packed(records);
+    return writeParquetFile(input, options.columns, options.out, {
       onRecords: options.onRecord,
       codec: options.codec,
     });
@@ -51,13 +53,15 @@ export async function writeExport(
   let n = 0;
   let buffer = options.format === 'csv' ? options.columns.map((c) => csvCell(c.name)).join(',') + '\r\n' : '';
   try {
-    for await (const r of records) {
-      buffer += line(r);
-      n++;
-      options.onRecord?.(n);
-      if (buffer.length >= CHUNK) {
-        if (!stream.write(buffer)) await once(stream, 'drain');
-        buffer = '';
+    for await (const batch of 'batches' in records ? records.batches() : singles(records)) {
+      for (const r of batch) {
+        buffer += line(r);
+        n++;
+        options.onRecord?.(n);
+        if (buffer.length >= CHUNK) {
+          if (!stream.write(buffer)) await once(stream, 'drain');
+          buffer = '';
+        }
       }
     }
     stream.end(buffer);
@@ -88,6 +92,13 @@ function csvLine(columns: Column[]) {
     for (let i = 1; i < names.length; i++) line += ',' + csvCell(r[names[i]!]);
     return line + '\r\n';
   };
+}
+
+/** Records of any iterable, one per batch. */
+async function* singles(
+  records: AsyncIterable<Record<string, unknown>>,
+): AsyncIterable<Record<string, unknown>[]> {
+  for await (const r of records) yield [r];
 }
 
 /** Records that are not stored ones (any iterable of records), packed as the store packs them. */
