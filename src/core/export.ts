@@ -22,22 +22,21 @@ import {
   type BusinessesExportRequest as BusinessesExportInput,
   type ProspectsExportRequest as ProspectsExportInput,
 } from '../schemas/export.js';
-import { getMeta, openDatabase, type Db } from '../store/open.js';
-import { EXPORT_SQL } from '../store/sql/scans.js';
+import { getMeta } from '../store/open.js';
+import {
+  CONFLICT_MESSAGE,
+  readConnection,
+  STEP,
+  storedReader,
+  type ExportSource,
+  type StoredBatch,
+} from '../export/stored.js';
 import { capPerCompany } from './company-cap.js';
 import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
 import { BUSINESS_PREVIEW_KEYS, pick, PROSPECT_PREVIEW_KEYS, unpackWire } from '../store/wire.js';
 import { recentBusinessEvents, type FetchMode } from './records.js';
 
-/** Records read per step. */
-const STEP = 1_000;
-
-/** A stored record (the `wire` MessagePack map of the full record) and the values that replace some of
- * its stored ones (a business's recent `events`, which depend on the clock). */
-export interface StoredRecord {
-  wire: Uint8Array;
-  replace?: Record<string, unknown>;
-}
+export { storedBatch, type ExportSource, type StoredBatch } from '../export/stored.js';
 
 /** An export in progress: iterate it with `for await`; `total` is known from the start. */
 export interface RecordExport extends AsyncIterableIterator<Record<string, unknown>> {
@@ -48,7 +47,18 @@ export interface RecordExport extends AsyncIterableIterator<Record<string, unkno
    * subset), for writers that read the stored bytes without decoding them (the Parquet export).
    * Iterate either this or the export itself, once.
    */
-  stored(): AsyncIterable<StoredRecord[]>;
+  stored(): AsyncIterable<StoredBatch>;
+  /**
+   * The same records as the iterator, a step at a time (for writers: one await per step instead of
+   * one per record). Iterate one of `stored`, `batches` or the export itself, once.
+   */
+  batches(): AsyncIterable<Record<string, unknown>[]>;
+  /**
+   * Where another thread can read the same stored records itself (the snapshot file, the captured
+   * rows and snapshot), or undefined when it cannot (an in-memory database; business records whose
+   * `events` come from the engine). Counts as iterating the export.
+   */
+  source(): ExportSource | undefined;
 }
 
 function parse<T>(schema: ZodType<T>, request: unknown): T {
@@ -72,82 +82,25 @@ async function outsideWrites(engine: Context): Promise<void> {
 
 type Entity = 'prospects' | 'businesses';
 
-/**
- * Stored records of ascending `rows` of `entity`. A dense step (the rows cover at least half of their
- * rowid range, as in an export of everything) is one range scan; a sparse one reads `rowid IN (…)`
- * lists, as fetch does.
- */
-function storedReader(engine: Context, db: Db, entity: Entity, mode: FetchMode) {
-  const sql = EXPORT_SQL(entity, IN);
-  const range = db.prepare(sql.range).raw();
-  const list = db.prepare(sql.list).raw();
-  const events = entity === 'businesses' && mode === 'full';
-  return (rows: readonly number[]): StoredRecord[] => {
-    const out: StoredRecord[] = [];
-    const push = (row: unknown[]) => {
-      const r: StoredRecord = { wire: row[1] as Buffer };
-      if (events) r.replace = { events: recentBusinessEvents(engine, row[2] as string) };
-      out.push(r);
-    };
-    const first = rows[0]!;
-    const last = rows[rows.length - 1]!;
-    if (rows.length * 2 >= last - first + 1) {
-      let i = 0;
-      for (const row of range.iterate(first, last) as Iterable<unknown[]>) {
-        const rowid = row[0] as number;
-        while (rows[i]! < rowid) i++; // every captured row exists (the data version is unchanged)
-        if (rows[i] === rowid) push(row);
-      }
-    } else {
-      const byRow = new Map<number, unknown[]>();
-      for (let i = 0; i < rows.length; i += IN) {
-        const batch = rows.slice(i, i + IN);
-        while (batch.length < IN) batch.push(0); // rowid 0: none has it
-        for (const row of list.all(batch) as unknown[][]) byRow.set(row[0] as number, row);
-      }
-      for (const rowid of rows) push(byRow.get(rowid)!);
-    }
-    return out;
-  };
-}
-
-/**
- * The stored view's own read connection to a database file, with a 2 MiB page cache instead of the
- * engine's 256 MiB: a scan of every row filled that cache with pages read once (+256 MiB of resident
- * memory at 1M prospects, all of it kept until the engine closes), and the largest memory map this
- * SQLite build allows (pages read in place, file-backed memory the kernel reclaims at will). The
- * version checks stay on the engine's connection; an in-memory database has only that one.
- */
-function readConnection(engine: Context): Db {
-  if (engine.path === ':memory:' || engine.path === '') return engine.db;
-  const db = openDatabase(engine.path, { readonly: true });
-  db.pragma('cache_size = -2048');
-  db.pragma('mmap_size = 2147418112');
-  return db;
-}
-
-/** Rowids per `rowid IN (…)` read. */
-const IN = 100;
-
 function walk(engine: Context, lent: Bitset, entity: Entity, mode: FetchMode): RecordExport {
   // The index's bitsets live as long as the data version; the captured set must outlive a reload.
   const set = lent.clone();
   release(engine, lent);
   const version = dataVersion(engine);
+  const snapshotId = getMeta(engine.db, 'snapshot_id') ?? '';
   const total = cardinality(set);
   let started = false;
-  async function* steps() {
+  const start = () => {
     if (started) throw new Error('an export can be iterated once');
     started = true;
+  };
+  const file = engine.path !== ':memory:' && engine.path !== '';
+  async function* steps() {
+    start();
     let from = 0;
     for (;;) {
       await outsideWrites(engine);
-      if (dataVersion(engine) !== version) {
-        throw new EngineError(
-          'CONFLICT',
-          'the data changed during the export (a load or an event ingest): start the export again',
-        );
-      }
+      if (dataVersion(engine) !== version) throw new EngineError('CONFLICT', CONFLICT_MESSAGE);
       const rows = take(set, from, STEP);
       if (rows.length === 0) return;
       from = rows[rows.length - 1]! + 1;
@@ -156,28 +109,40 @@ function walk(engine: Context, lent: Bitset, entity: Entity, mode: FetchMode): R
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  // The version checks stay on the engine's connection; an in-memory database has only that one.
+  const events = entity === 'businesses' && mode === 'full';
   async function* stored() {
-    const db = readConnection(engine);
+    const db = file ? readConnection(engine.path) : engine.db;
     try {
-      const read = storedReader(engine, db, entity, mode);
+      const read = storedReader(db, entity, events ? (id) => recentBusinessEvents(engine, id) : undefined);
       for await (const rows of steps()) yield read(rows);
     } finally {
       if (db !== engine.db) db.close();
     }
   }
+  function source(): ExportSource | undefined {
+    if (!file || events) return undefined;
+    start();
+    return { path: engine.path, entity, size: set.size, words: set.words, snapshotId, version };
+  }
   // The records as fetch returns them (`records.ts`): the stored full record, its replaced values in
   // place, and for a preview its preview keys.
   const keys = entity === 'prospects' ? PROSPECT_PREVIEW_KEYS : BUSINESS_PREVIEW_KEYS;
-  async function* decoded() {
-    for await (const batch of stored()) {
-      for (const r of batch) {
-        const full = unpackWire(entity, r.wire);
-        if (r.replace) Object.assign(full, r.replace);
-        yield mode === 'full' ? full : pick(full, keys);
+  async function* batches() {
+    for await (const { bytes, starts, ends, replace } of stored()) {
+      const out: Record<string, unknown>[] = new Array(starts.length);
+      for (let i = 0; i < starts.length; i++) {
+        const full = unpackWire(entity, bytes.subarray(starts[i], ends[i]));
+        if (replace?.[i]) Object.assign(full, replace[i]);
+        out[i] = mode === 'full' ? full : pick(full, keys);
       }
+      yield out;
     }
   }
-  return Object.assign(decoded(), { total, stored });
+  async function* decoded() {
+    for await (const batch of batches()) yield* batch;
+  }
+  return Object.assign(decoded(), { total, stored, batches, source });
 }
 
 /**

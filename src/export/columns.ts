@@ -15,8 +15,24 @@ export interface Column {
   /** Unique random hex values (ids, hashes): Parquet stores them plain and uncompressed, as neither a
    * dictionary nor compression shrinks them. */
   random?: true;
+  /** Mostly distinct values (full names, profile URLs: 86-92 % distinct in a row group of prospects):
+   * Parquet stores them plain, compressed, without a dictionary that would hold nearly every value. */
+  distinct?: true;
 }
 export type ExportEntity = 'prospects' | 'businesses';
+
+/** Columns of mostly distinct strings (see `Column.distinct`). String columns only: the writer's
+ * per-column settings name top-level columns, not the items of a list. */
+const DISTINCT = new Set([
+  'prospects.full_name',
+  'prospects.linkedin',
+  'businesses.name',
+  'businesses.domain',
+  'businesses.logo',
+  'businesses.website',
+  'businesses.business_description',
+  'businesses.linkedin_profile',
+]);
 
 /** Columns of unique random hex values (see `Column.random`). */
 const RANDOM = new Set([
@@ -91,5 +107,6 @@ export function exportColumns(entity: ExportEntity, mode: FetchMode): Column[] {
       kind,
       ...(kind === 'records' ? { fields: FIELDS[name] } : {}),
       ...(RANDOM.has(`${entity}.${name}`) ? { random: true as const } : {}),
+      ...(DISTINCT.has(`${entity}.${name}`) ? { distinct: true as const } : {}),
     }));
 }

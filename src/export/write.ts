@@ -5,9 +5,11 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type { RecordExport, StoredRecord } from '../core/export.js';
+import type { RecordExport } from '../core/export.js';
+import { storedBatch, type StoredBatch } from './stored.js';
 import { packJson } from '../store/msgpack.js';
 import type { Column } from './columns.js';
+import type { ParquetCodec } from './parquet.js';
 
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -20,6 +22,8 @@ export interface WriteOptions {
   columns: Column[];
   /** Called with the count written so far: after each record (after each batch of them for Parquet). */
   onRecord?: (written: number) => void;
+  /** Parquet page compression (default `snappy`). */
+  codec?: ParquetCodec;
 }
 
 /** Text output is handed to the file stream in chunks of about this many characters. */
@@ -33,8 +37,12 @@ export async function writeExport(
   if (options.format === 'parquet') {
     // Loaded here: the Parquet libraries are optional dependencies.
     const { writeParquetFile } = await import('./parquet.js');
-    const stored = 'stored' in records ? records.stored() : packed(records);
-    return writeParquetFile(stored, options.columns, options.out, options.onRecord);
+    // An export's own records are read by the writer's column thread where it can.
+    const input = 'stored' in records ? (records.source() ?? records.stored()) : packed(records);
+    return writeParquetFile(input, options.columns, options.out, {
+      onRecords: options.onRecord,
+      codec: options.codec,
+    });
   }
   const line =
     options.format === 'jsonl'
@@ -45,13 +53,15 @@ export async function writeExport(
   let n = 0;
   let buffer = options.format === 'csv' ? options.columns.map((c) => csvCell(c.name)).join(',') + '\r\n' : '';
   try {
-    for await (const r of records) {
-      buffer += line(r);
-      n++;
-      options.onRecord?.(n);
-      if (buffer.length >= CHUNK) {
-        if (!stream.write(buffer)) await once(stream, 'drain');
-        buffer = '';
+    for await (const batch of 'batches' in records ? records.batches() : singles(records)) {
+      for (const r of batch) {
+        buffer += line(r);
+        n++;
+        options.onRecord?.(n);
+        if (buffer.length >= CHUNK) {
+          if (!stream.write(buffer)) await once(stream, 'drain');
+          buffer = '';
+        }
       }
     }
     stream.end(buffer);
@@ -84,15 +94,22 @@ function csvLine(columns: Column[]) {
   };
 }
 
+/** Records of any iterable, one per batch. */
+async function* singles(
+  records: AsyncIterable<Record<string, unknown>>,
+): AsyncIterable<Record<string, unknown>[]> {
+  for await (const r of records) yield [r];
+}
+
 /** Records that are not stored ones (any iterable of records), packed as the store packs them. */
-async function* packed(records: AsyncIterable<Record<string, unknown>>): AsyncIterable<StoredRecord[]> {
-  let batch: StoredRecord[] = [];
+async function* packed(records: AsyncIterable<Record<string, unknown>>): AsyncIterable<StoredBatch> {
+  let batch: Uint8Array[] = [];
   for await (const r of records) {
-    batch.push({ wire: packJson(r) });
+    batch.push(packJson(r));
     if (batch.length === 1_000) {
-      yield batch;
+      yield storedBatch(batch);
       batch = [];
     }
   }
-  if (batch.length > 0) yield batch;
+  if (batch.length > 0) yield storedBatch(batch);
 }

@@ -31,13 +31,26 @@ export const SCAN_SQL = {
 } as const;
 
 /**
- * `core/export.ts`: the stored records of a rowid range (a dense step of an export) or of a list of `n`
- * rowids (a sparse one), prepared on the export's own read connection.
+ * `core/export.ts`: the stored records of a step of an export, one aggregate row per statement: every
+ * record's `wire` bytes one after another (`group_concat` of the blobs, cast back: a UTF-8 database
+ * copies a blob's bytes unchanged), their lengths and, unless the step is a whole rowid range, their
+ * rowids as comma-separated text (and for businesses their ids, as a JSON array: an id may hold any
+ * character). Measured at 200k full
+ * prospect records: 0.8-1.1 µs of CPU per record, against 2.9-3.5 µs to step one row per record with
+ * `iterate` (each row a JS array and a Buffer). The aggregates follow the scan's own order, ascending
+ * rowid for a rowid range (an `ORDER BY` inside the aggregate sorts in a temporary B-tree, 3× dearer);
+ * a `rowid IN (…)` list comes back with its rowids, so the reader places each record itself.
+ * `all`: a whole range, no rowids; `range`: a range with gaps; `list`: `n` rowids.
  */
-export function EXPORT_SQL(entity: 'prospects' | 'businesses', n: number): { range: string; list: string } {
-  const columns = `rowid, wire${entity === 'businesses' ? ', business_id' : ''}`;
+export function EXPORT_SQL(
+  entity: 'prospects' | 'businesses',
+  n: number,
+): { all: string; range: string; list: string } {
+  const wire = `CAST(group_concat(wire, '') AS BLOB), group_concat(length(wire), ',')`;
+  const ids = `, group_concat(rowid, ',')${entity === 'businesses' ? ', json_group_array(business_id)' : ''}`;
   return {
-    range: `SELECT ${columns} FROM ${entity} WHERE rowid BETWEEN ? AND ?`,
-    list: `SELECT ${columns} FROM ${entity} WHERE rowid IN (${Array(n).fill('?').join(', ')})`,
+    all: `SELECT ${wire}${entity === 'businesses' ? ids : ''} FROM ${entity} WHERE rowid BETWEEN ? AND ?`,
+    range: `SELECT ${wire}${ids} FROM ${entity} WHERE rowid BETWEEN ? AND ?`,
+    list: `SELECT ${wire}${ids} FROM ${entity} WHERE rowid IN (${Array(n).fill('?').join(', ')})`,
   };
 }
