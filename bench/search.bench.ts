@@ -3,7 +3,7 @@
  * and DuckDB (@duckdb/node-api, the same rows copied in), same requests, same run.
  *
  *   node --expose-gc --import tsx bench/search.bench.ts [--prospects 200000] [--requests 200] [--passes 3]
- *     [--only max_per_company] [--db FILE]
+ *     [--only max_per_company] [--per-request] [--db FILE]
  *
  * Workloads: 200 random prospect requests of 2–5 filters (columns all three engines hold exactly):
  * fetch page 1 (page_size 100, with total_results), stats; autocomplete on job_title, company_name and
@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
     passes: { type: 'string', default: '3' },
     /** `max_per_company`: run only that workload (no baseline copies, no DuckDB). */
     only: { type: 'string' },
+    /** `max_per_company`: also print the slowest capped requests beside the same requests uncapped. */
+    'per-request': { type: 'boolean', default: false },
     /** A database built elsewhere (e.g. `prospectdb generate` + `load` at 1M) instead of the cached one. */
     db: { type: 'string' },
   },
@@ -287,16 +289,40 @@ const body = (filters: Filters): ProspectsFetchRequestV1 => ({
       next_cursor: null,
       filters: filters(i),
     });
+    const sizes: [number, number][] = [];
     for (let i = 0; i < count; i++) {
-      plain.push(...timeSync(1, () => (matched += fetchProspects(engine, first(i), 1).total_results)));
+      let m = 0;
+      let k = 0;
+      plain.push(...timeSync(1, () => (m = fetchProspects(engine, first(i), 1).total_results)));
       capped.push(
         ...timeSync(1, () => {
-          kept += fetchProspects(engine, { ...first(i), max_per_company: n }, 1).total_results;
+          k = fetchProspects(engine, { ...first(i), max_per_company: n }, 1).total_results;
         }),
       );
+      matched += m;
+      kept += k;
+      sizes.push([m, k]);
     }
     const a = percentiles(plain);
     const b = percentiles(capped);
+    // Which requests make the capped p99: the slowest capped requests beside their uncapped time.
+    if (args['per-request']) {
+      const slowest = capped
+        .map((ms, i) => ({ ms, i }))
+        .sort((x, y) => y.ms - x.ms)
+        .slice(0, 6);
+      console.table(
+        slowest.map(({ ms, i }) => ({
+          request: i,
+          filters: JSON.stringify(filters(i)).slice(0, 70),
+          matching: sizes[i]![0],
+          'kept (capped total)': sizes[i]![1],
+          'capped ms': ms.toFixed(3),
+          'without ms': plain[i]!.toFixed(3),
+          ratio: `${(ms / plain[i]!).toFixed(2)}×`,
+        })),
+      );
+    }
     capRows.push({
       workload: `${label}, max_per_company ${n}`,
       'capped p50 ms': b.p50.toFixed(3),
