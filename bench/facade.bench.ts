@@ -5,6 +5,12 @@
  * snapshot, rate limit off, setup outside the timers.
  *
  *   node --import tsx bench/facade.bench.ts [--seconds 3]
+ *
+ * With `--prospects N`: fetch latency instead (`facade-latency.ts`), page 1 of 100 full records with
+ * the total, through the facade (key lookup, rate-limit hit, credit charge on a state file of its own)
+ * beside the core call alone, on the search bench's database of N prospects.
+ *
+ *   node --expose-gc --import tsx bench/facade.bench.ts --prospects 100000 [--requests 2000] [--db FILE]
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +20,23 @@ import { openEngine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
 import { serve } from '../src/serve.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '3' },
+    prospects: { type: 'string' },
+    requests: { type: 'string', default: '2000' },
+    db: { type: 'string' },
+  },
+});
+if (values.prospects) {
+  const { fetchLatency } = await import('./facade-latency.js');
+  await fetchLatency({
+    prospects: Number(values.prospects),
+    requests: Number(values.requests),
+    db: values.db,
+  });
+  process.exit(0);
+}
 const seconds = Number(values.seconds);
 const DEMO = fileURLToPath(new URL('../fixtures/demo', import.meta.url));
 

@@ -1,16 +1,20 @@
 /**
  * `max_per_company` on prospect fetch, over the demo snapshot: the capped sequence equals a brute-force
  * oracle (filters from `search.oracle.ts`, then the documented rule: most senior level, then snapshot
- * order, first N per business, result in snapshot order), for cursor walks and offset walks alike.
+ * order, first N per business, result in snapshot order), for cursor walks and offset walks alike;
+ * and `capPerCompany` alone on random sets of rows (sparse, dense, following companies), which reach
+ * both of its paths and every way a business can miss its first N, against the same rule.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SENIORITY } from '../src/core/company-cap.js';
+import { capPerCompany, SENIORITY } from '../src/core/company-cap.js';
 import { fetchProspects } from '../src/core/fetch.js';
 import type { Engine } from '../src/engine.js';
 import { grantCredits } from '../src/account/accounts.js';
+import { Bitset } from '../src/indexes/bitset.js';
+import { prospectIndex } from '../src/indexes/prospects.js';
 import { ProspectsFetchRequestV1, ProspectsFetchRequestV2 } from '../src/schemas/search.js';
 import { DEMO_DIR, demoEngine, demoRecords } from './support/demo.js';
 import { oracleProspects, type Json, type Synthetic } from './search.oracle.js';
@@ -20,6 +24,9 @@ let engine: Engine;
 let data: Synthetic;
 let byId: Map<string, Json>;
 let rank: Map<string, number>;
+/** Prospect id of each rowid, and the rowids in snapshot order. */
+let idOf: Map<number, string>;
+let rowids: number[];
 
 beforeAll(async () => {
   if (!present) return;
@@ -27,6 +34,13 @@ beforeAll(async () => {
   data = await demoRecords();
   byId = new Map(data.prospects.map((p) => [p.prospect_id as string, p]));
   rank = new Map(data.prospects.map((p) => [p.prospect_id as string, seniority(p)]));
+  const rows = engine.db.prepare('SELECT rowid AS r, prospect_id AS id FROM prospects').all() as {
+    r: number;
+    id: string;
+  }[];
+  idOf = new Map(rows.map((x) => [x.r, x.id]));
+  const order = new Map(data.prospects.map((p, i) => [p.prospect_id as string, i]));
+  rowids = rows.map((x) => x.r).sort((a, b) => order.get(idOf.get(a)!)! - order.get(idOf.get(b)!)!);
 });
 afterAll(() => engine?.close());
 
@@ -40,7 +54,11 @@ const seniority = (p: Json): number => {
 
 /** The capped ids in snapshot order, by the README's rule, from the raw records. */
 function oracle(filters: Json, n: number, exclude: string[]): string[] {
-  const matching = oracleProspects(data, filters, exclude);
+  return capIds(oracleProspects(data, filters, exclude), n);
+}
+
+/** The README's rule applied to matching ids given in snapshot order. */
+function capIds(matching: string[], n: number): string[] {
   const order = new Map(matching.map((id, i) => [id, i]));
   const groups = new Map<string, string[]>();
   const kept = new Set<string>();
@@ -190,5 +208,79 @@ describe.skipIf(!present)('max_per_company', () => {
     });
     expect(other.status).toBe(422);
     expect(JSON.stringify(other.body)).toContain('next_cursor');
+  });
+  it('capPerCompany on random sets of rows equals the rule applied to the whole set', () => {
+    const size = prospectIndex(engine).size;
+    const businessRows = new Map<string, number[]>();
+    for (const r of rowids) {
+      const b = byId.get(idOf.get(r)!)!.business_id as string | null;
+      if (!b) continue;
+      const list = businessRows.get(b);
+      if (list) list.push(r);
+      else businessRows.set(b, [r]);
+    }
+    const businesses = [...businessRows.values()];
+    fc.assert(
+      fc.property(
+        fc.record({
+          // Share of rows taken at random, share of businesses taken (all their rows, or all but a
+          // random share of them): narrow, broad and company-following sets.
+          density: fc.constantFrom(0, 0.002, 0.02, 0.1, 0.3, 0.6, 0.9, 1),
+          companies: fc.constantFrom(0, 0.05, 0.3, 0.8),
+          drop: fc.constantFrom(0, 0.2, 0.6),
+          n: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 100 })),
+          seed: fc.integer(),
+        }),
+        ({ density, companies, drop, n, seed }) => {
+          let x = seed >>> 0 || 1;
+          const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+          const chosen = new Set<number>();
+          for (const r of rowids) if (next() < density) chosen.add(r);
+          for (const rows of businesses) {
+            if (next() >= companies) continue;
+            for (const r of rows) if (next() >= drop) chosen.add(r);
+          }
+          const set = new Bitset(size);
+          for (const r of chosen) set.add(r);
+          capPerCompany(engine, set, n);
+          const got = rowids.filter((r) => set.has(r)).map((r) => idOf.get(r)!);
+          const expected = capIds(
+            rowids.filter((r) => chosen.has(r)).map((r) => idOf.get(r)!),
+            n,
+          );
+          expect(got).toEqual(expected);
+        },
+      ),
+      { numRuns: 60, seed: 164 },
+    );
+  });
+
+  it('random filter combinations: any offset page and the total equal the rule', () => {
+    const pieces = FILTERS.slice(1).map((f) => f());
+    fc.assert(
+      fc.property(
+        fc.subarray(pieces, { minLength: 0, maxLength: 3 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 1, max: 40 }),
+        (chosen, n, pageSize, page) => {
+          const filters = Object.assign({}, ...chosen) as Json;
+          const expected = oracle(filters, n, []);
+          const body = ProspectsFetchRequestV1.parse({
+            mode: 'preview',
+            page_size: pageSize,
+            page,
+            filters,
+            max_per_company: n,
+          });
+          const res = fetchProspects(engine, body, 1);
+          expect(res.total_results).toBe(expected.length);
+          expect(res.data.map((r) => r.prospect_id)).toEqual(
+            expected.slice((page - 1) * pageSize, page * pageSize),
+          );
+        },
+      ),
+      { numRuns: 40, seed: 165 },
+    );
   });
 });

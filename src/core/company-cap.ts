@@ -9,11 +9,16 @@
  * walk and an offset walk give the same sequence.
  *
  * Cost. A small matching set: count its rows per business and re-rank only the businesses that
- * overflow (one visit per matching row). A large one: per N, two bitsets are kept (built once): `keep`,
- * the first N ranked prospects of every business holding more than N, and `excess`, the rest of those
- * businesses. Removing `excess` from the set is the answer for every business whose `keep` rows all
- * match; only the businesses missing one of them (found from `keep & ~set`, word by word) are re-ranked,
- * and the rows they promote are put back. For the unfiltered set that is a few word operations per 32 rows.
+ * overflow (one visit per matching row). A large one: per N, two bitsets are kept (built once, in
+ * business order): `keep`, the first N ranked prospects of every business holding more than N, and
+ * `excess`, the rest of those businesses. Removing `excess` from the set is the answer for every
+ * business whose `keep` rows all match. The others (marked from `keep & ~set`, word by word, in a
+ * bitset of businesses) promote rows from past their first N, but only if they own a matching row
+ * there: that is found first, from the rarer side (`excess & set` marks owners; `excess & ~set` counts
+ * non-matching rows per business), because with filters that follow companies most marked businesses
+ * own none and walking their rankings to the end cost 6–7 ms at 1M. The remaining ones are visited in
+ * business order (their rankings then come in memory order) and their promoted rows put back. For the
+ * unfiltered set that is a few word operations per 32 rows.
  */
 import { kind, type Context } from '../runtime/context.js';
 import { Bitset, popcount32 } from '../indexes/bitset.js';
@@ -49,12 +54,22 @@ interface CompanyRanking {
   /** Businesses holding ≥ 2 prospects, largest first, and the running sum of their sizes. */
   bySize: Uint32Array;
   rowsUpTo: Float64Array;
-  /** Position of each prospect in its business's ranking (saturating at 255; N ≤ 100). */
-  position: Uint8Array;
   /** Saturating per-business counters, zero between requests. */
   counts: Uint8Array;
+  /** Two bitsets of businesses and a counter per business, zero between requests. */
+  visit: Uint32Array;
+  owners: Uint32Array;
+  tally: Uint32Array;
   /** `keep` / `excess` bitsets per N (built on first use, a few N kept). */
-  tiers: Map<number, { keep: Bitset; excess: Bitset }>;
+  tiers: Map<number, Tier>;
+}
+
+/** For one N: the first N ranked prospects of every business holding more than N, and the rest. */
+interface Tier {
+  keep: Bitset;
+  excess: Bitset;
+  /** Rows in `excess`. */
+  excessRows: number;
 }
 
 function ranking(engine: Context): CompanyRanking {
@@ -105,11 +120,9 @@ const COMPANY_RANKING = kind('search.companyRanking', (e): CompanyRanking => {
   }
   const fill = start.slice(0, businesses);
   const ranked = new Uint32Array(ids.length);
-  const position = new Uint8Array(size);
   for (let i = 0; i < byRank.length; i++) {
     const row = byRank[i]!;
     const b = businessOf[row]!;
-    position[row] = Math.min(fill[b]! - start[b]!, 255);
     ranked[fill[b]!++] = row;
   }
   const big: number[] = [];
@@ -127,8 +140,10 @@ const COMPANY_RANKING = kind('search.companyRanking', (e): CompanyRanking => {
     ranked,
     bySize,
     rowsUpTo,
-    position,
     counts: new Uint8Array(businesses),
+    visit: new Uint32Array((businesses + 31) >>> 5),
+    owners: new Uint32Array((businesses + 31) >>> 5),
+    tally: new Uint32Array(businesses),
     tiers: new Map(),
   };
 });
@@ -161,16 +176,23 @@ function keepFirst(set: Bitset, r: CompanyRanking, b: number, n: number): void {
 
 const TIERS_KEPT = 8;
 
-function tiers(r: CompanyRanking, n: number, heavy: number, size: number) {
+function tiers(r: CompanyRanking, n: number, size: number): Tier {
   let t = r.tiers.get(n);
   if (t) return t;
-  t = { keep: new Bitset(size), excess: new Bitset(size) };
-  for (let k = 0; k < heavy; k++) {
-    const b = r.bySize[k]!;
-    for (let i = r.start[b]!; i < r.start[b + 1]!; i++) {
-      const row = r.ranked[i]!;
-      (i - r.start[b]! < n ? t.keep : t.excess).add(row);
+  t = { keep: new Bitset(size), excess: new Bitset(size), excessRows: 0 };
+  const keep = t.keep.words;
+  const excess = t.excess.words;
+  const { start, ranked } = r;
+  // Businesses in rowid order: their rankings are read front to back.
+  for (let b = 0; b + 1 < start.length; b++) {
+    const first = start[b]!;
+    const end = start[b + 1]!;
+    if (end - first <= n) continue;
+    for (let i = first; i < end; i++) {
+      const row = ranked[i]!;
+      (i - first < n ? keep : excess)[row >>> 5]! |= 1 << (row & 31);
     }
+    t.excessRows += end - first - n;
   }
   if (r.tiers.size >= TIERS_KEPT) r.tiers.delete(r.tiers.keys().next().value!);
   r.tiers.set(n, t);
@@ -187,7 +209,7 @@ export function capPerCompany(engine: Context, set: Bitset, n: number): void {
   for (let i = 0; i < w.length; i++) if (w[i] !== 0) matching += popcount32(w[i]!);
   // A set smaller than a tenth of the overflowing businesses' rows is cheaper to count row by row.
   if (matching * 10 < r.rowsUpTo[heavy]!) sparse(set, r, n);
-  else dense(set, r, n, tiers(r, n, heavy, w.length << 5));
+  else dense(set, r, n, tiers(r, n, w.length << 5));
 }
 
 function sparse(set: Bitset, r: CompanyRanking, n: number): void {
@@ -212,39 +234,80 @@ function sparse(set: Bitset, r: CompanyRanking, n: number): void {
     }
   }
   for (const b of touched) counts[b] = 0;
-  for (const b of over) keepFirst(set, r, b, n);
+  // In business order: their rankings are then read in memory order.
+  for (const b of Uint32Array.from(over).sort()) keepFirst(set, r, b, n);
 }
 
-function dense(set: Bitset, r: CompanyRanking, n: number, t: { keep: Bitset; excess: Bitset }): void {
+function dense(set: Bitset, r: CompanyRanking, n: number, t: Tier): void {
   const w = set.words;
   const keep = t.keep.words;
   const excess = t.excess.words;
-  const { counts, businessOf, position } = r;
-  // Businesses missing one of their first N: their kept rows are found by walking their ranking.
-  const short: number[] = [];
+  const { businessOf, visit, owners, tally, start, ranked } = r;
+  // Businesses whose first N rows all match keep exactly those: dropping `excess` is their answer.
+  // The others, marked in `visit` (a bitset of businesses) from the first-N rows the set misses,
+  // may promote matching rows from past their first N.
+  let missing = 0;
+  let over = 0;
   for (let i = 0; i < w.length; i++) {
-    let word = (keep[i] ?? 0) & ~w[i]!;
+    const x = w[i]! & excess[i]!;
+    if (x !== 0) over += popcount32(x);
+    let word = keep[i]! & ~w[i]!;
     while (word !== 0) {
       const bit = word & -word;
       word ^= bit;
       const b = businessOf[(i << 5) + (31 - Math.clz32(bit))]!;
-      if (counts[b] === 0) {
-        counts[b] = 1;
-        short.push(b);
-      }
+      visit[b >>> 5]! |= 1 << (b & 31);
+      missing++;
     }
   }
   const promoted: number[] = [];
-  for (const b of short) {
-    counts[b] = 0;
-    let kept = 0;
-    for (let i = r.start[b]!; i < r.start[b + 1]! && kept < n; i++) {
-      const row = r.ranked[i]!;
-      if ((w[row >>> 5]! & (1 << (row & 31))) === 0) continue;
-      kept++;
-      if (position[row]! >= n) promoted.push(row);
+  if (missing > 0 && over > 0) {
+    // Only a marked business owning a matching row past its first N promotes; walking the others'
+    // rankings to their end finds nothing, and with filters that follow companies (a company size,
+    // a public company) they are most of the marked ones, and the largest. So the owners are found
+    // first, from the rarer side: the matching rows past the first N (a narrow set), or the
+    // non-matching ones, counted per business (a broad set: a business all of whose rows past its
+    // first N are counted owns none).
+    const counted = over > t.excessRows - over;
+    for (let i = 0; i < w.length; i++) {
+      let word = counted ? excess[i]! & ~w[i]! : excess[i]! & w[i]!;
+      while (word !== 0) {
+        const bit = word & -word;
+        word ^= bit;
+        const b = businessOf[(i << 5) + (31 - Math.clz32(bit))]!;
+        if (counted) tally[b]!++;
+        else owners[b >>> 5]! |= 1 << (b & 31);
+      }
     }
+    // Visited in business order: a business's ranking sits at a random place in memory, and in the
+    // order their rows came up each visit cost a cache miss or two.
+    for (let j = 0; j < visit.length; j++) {
+      let word = counted ? visit[j]! : visit[j]! & owners[j]!;
+      while (word !== 0) {
+        const bit = word & -word;
+        word ^= bit;
+        const b = (j << 5) + (31 - Math.clz32(bit));
+        const first = start[b]!;
+        const end = start[b + 1]!;
+        if (counted && tally[b] === end - first - n) continue;
+        let need = n;
+        for (let i = first; i < first + n; i++) {
+          const row = ranked[i]!;
+          if ((w[row >>> 5]! & (1 << (row & 31))) !== 0) need--;
+        }
+        for (let i = first + n; i < end && need > 0; i++) {
+          const row = ranked[i]!;
+          if ((w[row >>> 5]! & (1 << (row & 31))) === 0) continue;
+          promoted.push(row);
+          need--;
+        }
+      }
+    }
+    if (counted) tally.fill(0);
+    else owners.fill(0);
   }
-  for (let i = 0; i < w.length; i++) w[i]! &= ~(excess[i] ?? 0);
+  if (missing > 0) visit.fill(0);
+  if (over === 0) return;
+  for (let i = 0; i < w.length; i++) w[i]! &= ~excess[i]!;
   for (const row of promoted) w[row >>> 5]! |= 1 << (row & 31);
 }

@@ -4,11 +4,13 @@
  * an async function, so while one is open the process's other statements wait for it (they would
  * otherwise join it on the shared connection). Several processes share the file through WAL and a
  * busy timeout: `BEGIN IMMEDIATE` takes the write lock first, so two writers queue instead of
- * deadlocking.
+ * deadlocking. WAL checkpoints of a file run on a worker thread of their own (`checkpointer.ts`), not
+ * inside whichever request's commit fills the WAL.
  */
 import { resolve } from 'node:path';
 import Database, { type Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.js';
+import { BACKSTOP_PAGES, CHECKPOINT_ENV, createCheckpointer, type Checkpointer } from './checkpointer.js';
 import type { Param, StateDb } from './db.js';
 import { createLock, currentFrame, runInFrame, type TxFrame } from './transactions.js';
 
@@ -34,19 +36,39 @@ const BUSY_TIMEOUT_MS = 10_000;
 
 export function openSqliteState(path: string, migrate: (db: Db) => void): StateDb {
   const db = new Database(path);
-  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  const file = path !== ':memory:' && path !== '';
+  if (file) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('foreign_keys = ON');
   migrate(db);
-  return sqliteState(db, path, () => db.close());
+  let checkpointer: Checkpointer | undefined;
+  const wal = file && String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal';
+  if (wal && process.env[CHECKPOINT_ENV] !== 'commit') {
+    db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+    checkpointer = createCheckpointer(path);
+  }
+  return sqliteState(
+    db,
+    path,
+    () => {
+      checkpointer?.stop();
+      db.close();
+    },
+    checkpointer,
+  );
 }
 
 /**
  * The state store over an open connection: a file of its own, or a single-file database made before
  * the split (the snapshot's file opened a second time, as both stores).
  */
-export function sqliteState(db: Db, location: string, closeDb: () => void): StateDb {
+export function sqliteState(
+  db: Db,
+  location: string,
+  closeDb: () => void,
+  checkpointer?: Checkpointer,
+): StateDb {
   const statements = new Map<string, Statement>();
   const rawStatements = new Map<string, Statement>();
   const lock = lockOf(location);
@@ -64,7 +86,9 @@ export function sqliteState(db: Db, location: string, closeDb: () => void): Stat
   /** Runs `op` now when no other transaction holds the connection, else once it is free. */
   const exec = async <T>(op: () => T): Promise<T> => {
     if (closed) throw new Error('state store closed');
-    if (currentFrame(owner) || !lock.held) return op();
+    if (currentFrame(owner)) return op();
+    checkpointer?.tick();
+    if (!lock.held) return op();
     const release = await lock.acquire();
     try {
       return op();
@@ -106,6 +130,7 @@ export function sqliteState(db: Db, location: string, closeDb: () => void): Stat
           const out = await runInFrame(frame, fn);
           frame.open = false;
           db.exec('COMMIT');
+          checkpointer?.tick();
           return out;
         } catch (e) {
           frame.open = false;
