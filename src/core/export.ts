@@ -30,13 +30,13 @@ import {
   storedReader,
   type ExportSource,
   type StoredBatch,
-} from '../export/stored.js';
+} from './stored-records.js';
 import { capPerCompany } from './company-cap.js';
 import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
 import { BUSINESS_PREVIEW_KEYS, pick, PROSPECT_PREVIEW_KEYS, unpackWire } from '../store/wire.js';
 import { recentBusinessEvents, type FetchMode } from './records.js';
 
-export { storedBatch, type ExportSource, type StoredBatch } from '../export/stored.js';
+export { storedBatch, type ExportSource, type StoredBatch } from './stored-records.js';
 
 /** An export in progress: iterate it with `for await`; `total` is known from the start. */
 export interface RecordExport extends AsyncIterableIterator<Record<string, unknown>> {

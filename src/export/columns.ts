@@ -19,7 +19,8 @@ export interface Column {
    * Parquet stores them plain, compressed, without a dictionary that would hold nearly every value. */
   distinct?: true;
 }
-export type ExportEntity = 'prospects' | 'businesses';
+export type { ExportEntity } from '../core/stored-records.js';
+import type { ExportEntity } from '../core/stored-records.js';
 
 /** Columns of mostly distinct strings (see `Column.distinct`). String columns only: the writer's
  * per-column settings name top-level columns, not the items of a list. */

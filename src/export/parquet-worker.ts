@@ -10,7 +10,7 @@ import { isEngineError } from '../errors.js';
 import { writeRecordBatch } from './arrow-ipc.js';
 import { ColumnarBatch } from './columnar.js';
 import { COLUMNS_TAG, type ColumnsReply, type ColumnsSetup, type Frame } from './parquet.js';
-import { readSource, type StoredBatch } from './stored.js';
+import { readSource, type StoredBatch } from '../core/stored-records.js';
 
 /** Builds row groups from stored batches and hands each, framed, to the encoder. */
 function columnThread(port: MessagePort, setup: ColumnsSetup) {

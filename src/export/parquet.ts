@@ -26,7 +26,7 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { EngineError } from '../errors.js';
 import { schemaMessage } from './arrow-ipc.js';
 import type { Column } from './columns.js';
-import { CONFLICT_MESSAGE, type ExportSource, type StoredBatch } from './stored.js';
+import { CONFLICT_MESSAGE, type ExportSource, type StoredBatch } from '../core/stored-records.js';
 
 /**
  * Records per row group. Measured on 200k full prospect records (~1.1 KB each), three threads, at

@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { RecordExport } from '../core/export.js';
-import { storedBatch, type StoredBatch } from './stored.js';
+import { storedBatch, type StoredBatch } from '../core/stored-records.js';
 import { packJson } from '../store/msgpack.js';
 import type { Column } from './columns.js';
 import type { ParquetCodec } from './parquet.js';

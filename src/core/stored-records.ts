@@ -7,7 +7,8 @@ import { EngineError } from '../errors.js';
 import { take, Bitset } from '../indexes/bitset.js';
 import { getMeta, openDatabase, type Db } from '../store/open.js';
 import { EXPORT_SQL } from '../store/sql/scans.js';
-import type { ExportEntity } from './columns.js';
+/** The two entity tables an export reads (`export/columns.ts` names its columns). */
+export type ExportEntity = 'prospects' | 'businesses';
 
 /** Records read per step. */
 export const STEP = 1_000;
@@ -16,7 +17,7 @@ export const STEP = 1_000;
 const IN = 100;
 
 /**
- * Stored records, a step of an export at a time: the `wire` MessagePack maps of full records, record
+ * Stored records, a step of an export at a time: the `wire` MessagePack value arrays of full records, record
  * `i` at `bytes[starts[i], ends[i])` (one buffer per step, as SQLite hands it over: no object per
  * record, and it can be transferred to another thread whole), and per record the values that replace
  * some of its stored ones (a business's recent `events`, which depend on the clock).
