@@ -1,0 +1,215 @@
+/**
+ * String key → dense id (0..n-1 in insertion order) in typed arrays: an open-addressing table with
+ * linear probing whose slots hold the key's 32-bit hash, its id and where its characters are, so a
+ * lookup reads one slot (16 bytes, one cache line) and, when the hash matches, the key's characters —
+ * instead of chasing a `Map` entry to a heap string. Keys are kept in ONE buffer of code units (bytes
+ * when every key is Latin-1, as domains, e-mails, phones and slugs are; UTF-16 units otherwise) plus
+ * `offsets`. Lookups hash and compare through `charCodeAt`: they allocate nothing.
+ *
+ * Immutable once built ({@link StringKeyTableBuilder}); saved and reopened as typed arrays without
+ * copying ({@link StringKeyTable.toSections}, {@link StringKeyTable.fromSections}).
+ */
+import { hashString } from './string-hash.js';
+import { check, sectionArray, sectionCount, type Sections } from './sections.js';
+
+/** Slot layout, 4 × uint32: hash, id + 1 (0 = empty), first code unit, length in code units. */
+const STRIDE = 4;
+/** Above this share of used slots the builder doubles the table (probe runs stay short). */
+export const MAX_LOAD = 0.7;
+const WHAT = 'StringKeyTable';
+
+export class StringKeyTable {
+  /** Number of distinct keys. */
+  readonly size: number;
+  private readonly mask: number;
+
+  private constructor(
+    private readonly slots: Uint32Array,
+    private readonly units: Uint8Array | Uint16Array,
+    private readonly offsets: Uint32Array,
+  ) {
+    this.size = offsets.length - 1;
+    this.mask = slots.length / STRIDE - 1;
+  }
+
+  /**
+   * The id of `key`, -1 when absent.
+   * @example table.get('acme.com') // → 17
+   */
+  get(key: string): number {
+    const slots = this.slots;
+    const units = this.units;
+    const mask = this.mask;
+    const len = key.length;
+    const h = hashString(key);
+    let i = h & mask;
+    // Bounded by the capacity: a table read back from damaged bytes may have no empty slot left.
+    for (let probes = 0; probes <= mask; probes++) {
+      const at = i * STRIDE;
+      const id1 = slots[at + 1] as number;
+      if (id1 === 0) return -1;
+      if (slots[at] === h && slots[at + 3] === len) {
+        const start = slots[at + 2] as number;
+        let j = 0;
+        while (j < len && units[start + j] === key.charCodeAt(j)) j++;
+        if (j === len) return id1 - 1;
+      }
+      i = (i + 1) & mask;
+    }
+    return -1;
+  }
+
+  has(key: string): boolean {
+    return this.get(key) >= 0;
+  }
+
+  /** The key of id `id` (a new string: for listing and tests, not for lookups). */
+  keyAt(id: number): string {
+    if (!(id >= 0 && id < this.size)) throw new RangeError(`${WHAT}: no key ${id}`);
+    return decodeUnits(this.units, this.offsets[id] as number, this.offsets[id + 1] as number);
+  }
+
+  /** Bytes held by the arrays. */
+  get byteLength(): number {
+    return this.slots.byteLength + this.units.byteLength + this.offsets.byteLength;
+  }
+
+  /** The arrays to store (see {@link StringKeyTable.fromSections}). */
+  toSections(): Sections {
+    return { slots: this.slots, units: this.units, offsets: this.offsets, size: this.size };
+  }
+
+  /**
+   * A table over arrays from {@link StringKeyTable.toSections}, wrapped as they are (no copy): checks
+   * their shapes in O(1), never their contents, so opening does not grow with the number of keys.
+   */
+  static fromSections(s: Sections): StringKeyTable {
+    const slots = sectionArray(s, 'slots', Uint32Array, WHAT);
+    const offsets = sectionArray(s, 'offsets', Uint32Array, WHAT);
+    const u = s.units;
+    check(
+      u instanceof Uint8Array || u instanceof Uint16Array,
+      WHAT,
+      'section "units" must be a Uint8Array or Uint16Array',
+    );
+    const units = u as Uint8Array | Uint16Array;
+    const size = sectionCount(s, 'size', WHAT);
+    const capacity = slots.length / STRIDE;
+    check(
+      Number.isInteger(capacity) && capacity > 0 && (capacity & (capacity - 1)) === 0,
+      WHAT,
+      'slot count must be a power of two',
+    );
+    check(offsets.length === size + 1, WHAT, `offsets must hold size + 1 = ${size + 1} entries`);
+    check(size < capacity, WHAT, 'more keys than slots');
+    check(offsets[0] === 0 && offsets[size] === units.length, WHAT, 'offsets do not span the key units');
+    return new StringKeyTable(slots, units, offsets);
+  }
+
+  /** @internal The builder hands over its arrays. */
+  static wrap(slots: Uint32Array, units: Uint8Array | Uint16Array, offsets: Uint32Array): StringKeyTable {
+    return new StringKeyTable(slots, units, offsets);
+  }
+}
+
+/** Builds a {@link StringKeyTable}: `add` each key (repeats return the first id), then `finish` once. */
+export class StringKeyTableBuilder {
+  private slots: Uint32Array;
+  private mask: number;
+  private units: Uint16Array = new Uint16Array(1024);
+  private used = 0;
+  private offsets: Uint32Array = new Uint32Array(64);
+  private n = 0;
+  private wide = false;
+  private done = false;
+
+  /** `expectedKeys`: room for that many keys without rehashing (a hint; more may be added). */
+  constructor(expectedKeys = 0) {
+    let capacity = 16;
+    while (capacity * MAX_LOAD < expectedKeys) capacity *= 2;
+    this.slots = new Uint32Array(capacity * STRIDE);
+    this.mask = capacity - 1;
+  }
+
+  get size(): number {
+    return this.n;
+  }
+
+  /** The id of `key`, given the next one when new. */
+  add(key: string): number {
+    if (this.done) throw new Error(`${WHAT}: add after finish`);
+    const len = key.length;
+    const h = hashString(key);
+    let i = h & this.mask;
+    for (;;) {
+      const at = i * STRIDE;
+      const id1 = this.slots[at + 1] as number;
+      if (id1 === 0) break;
+      if (this.slots[at] === h && this.slots[at + 3] === len) {
+        const start = this.slots[at + 2] as number;
+        let j = 0;
+        while (j < len && this.units[start + j] === key.charCodeAt(j)) j++;
+        if (j === len) return id1 - 1;
+      }
+      i = (i + 1) & this.mask;
+    }
+    const id = this.n;
+    if (this.used + len > this.units.length) this.units = grow(this.units, this.used + len);
+    for (let j = 0; j < len; j++) {
+      const c = key.charCodeAt(j);
+      if (c > 0xff) this.wide = true;
+      this.units[this.used + j] = c;
+    }
+    if (id + 2 > this.offsets.length) this.offsets = grow(this.offsets, id + 2);
+    this.offsets[id + 1] = this.used + len;
+    const at = i * STRIDE;
+    this.slots[at] = h;
+    this.slots[at + 1] = id + 1;
+    this.slots[at + 2] = this.used;
+    this.slots[at + 3] = len;
+    this.used += len;
+    this.n = id + 1;
+    if (this.n > (this.mask + 1) * MAX_LOAD) this.rehash();
+    return id;
+  }
+
+  /** The table (the builder is spent). Keys all Latin-1 → one byte per code unit. */
+  finish(): StringKeyTable {
+    if (this.done) throw new Error(`${WHAT}: finish called twice`);
+    this.done = true;
+    const units = this.wide
+      ? this.units.slice(0, this.used)
+      : Uint8Array.from(this.units.subarray(0, this.used));
+    return StringKeyTable.wrap(this.slots, units, this.offsets.slice(0, this.n + 1));
+  }
+
+  private rehash(): void {
+    const old = this.slots;
+    const capacity = (this.mask + 1) * 2;
+    const slots = new Uint32Array(capacity * STRIDE);
+    const mask = capacity - 1;
+    for (let at = 0; at < old.length; at += STRIDE) {
+      if (old[at + 1] === 0) continue;
+      let i = (old[at] as number) & mask;
+      while (slots[i * STRIDE + 1] !== 0) i = (i + 1) & mask;
+      slots.set(old.subarray(at, at + STRIDE), i * STRIDE);
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+}
+
+function grow<T extends Uint16Array | Uint32Array>(a: T, need: number): T {
+  let size = a.length * 2;
+  while (size < need) size *= 2;
+  const next = new (a.constructor as new (n: number) => T)(size);
+  next.set(a);
+  return next;
+}
+
+function decodeUnits(units: Uint8Array | Uint16Array, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end; i += 4096)
+    out += String.fromCharCode(...units.subarray(i, Math.min(end, i + 4096)));
+  return out;
+}

@@ -1,0 +1,96 @@
+/**
+ * The key index files positions under keys exactly as a `Map` of key → distinct positions in the order
+ * added: `get` lists them, `only` gives the one position (-1 none, -2 several), and it reads back the
+ * same from its sections copied into another buffer.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KeyIndex, KeyIndexBuilder } from '../src/indexes/hash/index.js';
+import { copiedSections, hashKey } from './support/hash-keys.js';
+
+const pairs = fc.array(fc.tuple(hashKey, fc.nat({ max: 40 })), { maxLength: 300 });
+
+function oracleOf(ps: readonly (readonly [string, number])[]): Map<string, number[]> {
+  const m = new Map<string, number[]>();
+  for (const [k, p] of ps) {
+    const cur = m.get(k);
+    if (cur === undefined) m.set(k, [p]);
+    else if (!cur.includes(p)) cur.push(p);
+  }
+  return m;
+}
+
+function expectSame(index: KeyIndex, oracle: Map<string, number[]>, probes: readonly string[]): void {
+  expect(index.size).toBe(oracle.size);
+  expect([...index.entries()]).toEqual([...oracle.entries()]);
+  for (const k of [...oracle.keys(), ...probes]) {
+    const want = oracle.get(k) ?? [];
+    expect(index.get(k)).toEqual(want);
+    expect(index.only(k)).toBe(want.length === 0 ? -1 : want.length === 1 ? want[0] : -2);
+    expect(index.has(k)).toBe(want.length > 0);
+  }
+}
+
+describe('KeyIndex', () => {
+  it('files distinct positions per key in the order added, as a Map does', () => {
+    fc.assert(
+      fc.property(pairs, fc.array(hashKey, { maxLength: 60 }), (ps, probes) => {
+        expectSame(KeyIndex.of(ps), oracleOf(ps), probes);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('answers the same from its sections copied into another buffer', () => {
+    fc.assert(
+      fc.property(pairs, fc.array(hashKey, { maxLength: 40 }), (ps, probes) => {
+        const back = KeyIndex.fromSections(copiedSections(KeyIndex.of(ps).toSections()));
+        expectSame(back, oracleOf(ps), probes);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('keeps a key added twice with one position as a single-position key', () => {
+    const index = KeyIndex.of([
+      ['acme.com', 3],
+      ['acme.com', 3],
+      ['beta.io', 1],
+      ['beta.io', 2],
+      ['beta.io', 1],
+    ]);
+    expect(index.only('acme.com')).toBe(3);
+    expect(index.get('beta.io')).toEqual([1, 2]);
+    expect(index.only('beta.io')).toBe(-2);
+    expect(index.toSections().values).toEqual(Uint32Array.from([1, 2]));
+  });
+
+  it('drops repeats among many positions of one key', () => {
+    const ps: [string, number][] = [];
+    for (let i = 0; i < 100; i++) ps.push(['shared', i % 30]);
+    expect(KeyIndex.of(ps).get('shared')).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+
+  it('hands out fresh arrays', () => {
+    const index = KeyIndex.of([
+      ['a', 1],
+      ['a', 2],
+    ]);
+    index.get('a').push(9);
+    expect(index.get('a')).toEqual([1, 2]);
+  });
+
+  it('rejects positions outside 0..2^31-1 and damaged sections', () => {
+    const b = new KeyIndexBuilder();
+    expect(() => b.add('a', -1)).toThrow('KeyIndex: position -1 out of range');
+    expect(() => b.add('a', 2 ** 31)).toThrow('out of range');
+    expect(() => b.add('a', 1.5)).toThrow('out of range');
+    const s = KeyIndex.of([['a', 1]]).toSections();
+    expect(() => KeyIndex.fromSections({ ...s, one: new Int32Array(2) })).toThrow(
+      'KeyIndex: one must hold one entry per key (1)',
+    );
+    expect(() => KeyIndex.fromSections({ ...s, start: Uint32Array.from([0, 5]) })).toThrow(
+      'start does not span values',
+    );
+  });
+});
