@@ -16,6 +16,11 @@ const COMMANDS: Record<string, Command> = {
     load: () => import('./commands/load.js'),
     engine: true,
   },
+  index: {
+    summary: 'build every index of a database file and save it there',
+    load: () => import('./commands/index.js'),
+    engine: true,
+  },
   info: {
     summary: 'counts, as_of and format version of a database',
     load: () => import('./commands/info.js'),

@@ -1,29 +1,35 @@
 /**
- * In-memory match index over the businesses table, built once per data version through
- * `engine.cached`: exact keys (business id, registrable domain, host, profile slug, name key) → dense
- * positions, plus the columns the matcher reads per candidate. The token index for fuzzy names is a
- * separate cache entry, built on the first fuzzy query.
+ * In-memory match index over the businesses table, built once per data version and saved in the file
+ * (`indexes/persist.ts`): exact keys (business id, registrable domain, host, profile slug, name key) →
+ * dense positions, plus the columns the matcher reads per candidate. Typed arrays throughout (string
+ * columns as {@link StringList}s, dictionaries as hash tables), so a later process opens it without
+ * decoding an entry. The token index for fuzzy names and the initials index are separate saved kinds.
  */
-import { kind, type Context } from '../../runtime/context.js';
+import type { Context } from '../../runtime/context.js';
 import { companyMatchName } from '../../normalise/index.js';
-import { KeyIndex } from './key-index.js';
+import type { KeyIndex } from '../hash/index.js';
+import { KeyIndexBuilder } from '../hash/index.js';
+import { Ids } from '../format/tables.js';
+import { StringList, type NullableStringColumn, type StringColumn } from '../format/strings.js';
+import { savedIndex, type SavedForm } from '../persist.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
-import { buildTokenIndex, type TokenIndex } from './token-index.js';
+import { buildTokenIndex, TOKEN_INDEX_FORM, type TokenIndex } from './token-index.js';
 
 export interface BusinessMatchIndex {
   readonly size: number;
-  readonly ids: readonly string[];
-  readonly names: readonly string[];
+  /** Business ids by position; `byId` is the same table read the other way. */
+  readonly ids: StringColumn;
+  readonly names: StringColumn;
   /** Match keys of the names (`companyMatchName`: legal forms, locations and notes read off). */
-  readonly nameKeys: readonly string[];
+  readonly nameKeys: StringColumn;
   /** The legal-form classes each name is written with ('' when none). */
-  readonly forms: readonly string[];
-  readonly domains: readonly (string | null)[];
-  readonly linkedin: readonly (string | null)[];
-  readonly countries: readonly (string | null)[];
+  readonly forms: StringColumn;
+  readonly domains: NullableStringColumn;
+  readonly linkedin: NullableStringColumn;
+  readonly countries: NullableStringColumn;
   /** SQLite rowid → position (-1 when absent). */
   readonly positionOfRowid: Int32Array;
-  readonly byId: ReadonlyMap<string, number>;
+  readonly byId: Pick<ReadonlyMap<string, number>, 'get' | 'has' | 'size'>;
   readonly byDomain: KeyIndex;
   readonly byHost: KeyIndex;
   readonly byLinkedin: KeyIndex;
@@ -51,11 +57,10 @@ function build(engine: Context): BusinessMatchIndex {
   const domains: (string | null)[] = [];
   const linkedin: (string | null)[] = [];
   const countries: (string | null)[] = [];
-  const byId = new Map<string, number>();
-  const byDomain = new KeyIndex();
-  const byHost = new KeyIndex();
-  const byLinkedin = new KeyIndex();
-  const byNameKey = new KeyIndex();
+  const byDomain = new KeyIndexBuilder();
+  const byHost = new KeyIndexBuilder();
+  const byLinkedin = new KeyIndexBuilder();
+  const byNameKey = new KeyIndexBuilder();
   const rows = db.prepare(SCAN_SQL.matchBusinesses).raw().iterate() as IterableIterator<Row>;
   for (const [rowid, id, name, domain, host, slug, country] of rows) {
     const m = companyMatchName(name);
@@ -69,40 +74,56 @@ function build(engine: Context): BusinessMatchIndex {
     domains.push(domain);
     linkedin.push(slug);
     countries.push(country);
-    byId.set(id, pos);
     if (domain) byDomain.add(domain, pos);
     if (host && host !== domain) byHost.add(host, pos);
     if (slug) byLinkedin.add(slug, pos);
     if (key) byNameKey.add(key, pos);
   }
+  // Business ids are the table's primary key: distinct, so position = id in the table.
+  const byId = Ids.of(ids);
   return {
     size: ids.length,
-    ids,
-    names,
-    nameKeys,
-    forms,
-    domains,
-    linkedin,
-    countries,
+    ids: byId,
+    names: StringList.of(names),
+    nameKeys: StringList.of(nameKeys),
+    forms: StringList.of(forms),
+    domains: StringList.of(domains),
+    linkedin: StringList.of(linkedin),
+    countries: StringList.of(countries),
     positionOfRowid,
     byId,
-    byDomain,
-    byHost,
-    byLinkedin,
-    byNameKey,
+    byDomain: byDomain.finish(),
+    byHost: byHost.finish(),
+    byLinkedin: byLinkedin.finish(),
+    byNameKey: byNameKey.finish(),
   };
 }
+
+/** Saved without `byId`, which is `ids` read the other way. */
+export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = {
+  save: ({ byId: _, ...rest }) => rest,
+  open: (tree) => {
+    const t = tree as Omit<BusinessMatchIndex, 'byId'>;
+    if (!(t.ids instanceof Ids) || !(t.positionOfRowid instanceof Int32Array) || t.ids.length !== t.size)
+      throw new Error('match.businesses: saved form of another shape');
+    return { ...t, byId: t.ids };
+  },
+};
 
 /** The business match index of `engine`'s current data. */
 export function businessMatchIndex(engine: Context): BusinessMatchIndex {
   return engine.indexes.get(BUSINESS_MATCH);
 }
 
-const BUSINESS_MATCH = kind('match.businesses', build);
-const BUSINESS_NAMES = kind('match.businesses.tokens', (e) => {
-  const index = businessMatchIndex(e);
-  return buildTokenIndex(index.size, (i) => splitKey(index.nameKeys[i] as string));
-});
+const BUSINESS_MATCH = savedIndex('match.businesses', build, BUSINESS_MATCH_FORM);
+const BUSINESS_NAMES = savedIndex(
+  'match.businesses.tokens',
+  (e) => {
+    const index = businessMatchIndex(e);
+    return buildTokenIndex(index.size, (i) => splitKey(index.nameKeys.at(i) as string));
+  },
+  TOKEN_INDEX_FORM,
+);
 
 /** The token index over business name keys (positions as in {@link businessMatchIndex}). */
 export function businessNameIndex(engine: Context): TokenIndex {
@@ -129,14 +150,14 @@ export function businessInitialsIndex(engine: Context): KeyIndex {
   return engine.indexes.get(BUSINESS_INITIALS);
 }
 
-const BUSINESS_INITIALS = kind('match.businesses.initials', (e) => {
+const BUSINESS_INITIALS = savedIndex('match.businesses.initials', (e) => {
   const index = businessMatchIndex(e);
-  const out = new KeyIndex();
+  const out = new KeyIndexBuilder();
   for (let i = 0; i < index.size; i++) {
-    const tokens = splitKey(index.nameKeys[i] as string);
+    const tokens = splitKey(index.nameKeys.at(i) as string);
     if (tokens.length < 2) continue;
     const initials = keyInitials(tokens);
     if (initials !== '') out.add(initials, i);
   }
-  return out;
+  return out.finish();
 });

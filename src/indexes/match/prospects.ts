@@ -4,11 +4,16 @@
  * prospects of each business (CSR arrays), the name words the name scorer reads, and a name-word index
  * per company (word → the company's prospects with that word, plus one-deletion neighbours of each word
  * for typos) so a name is looked up among a 100,000-person company without reading every employee.
+ * Typed arrays throughout, saved in the file (`indexes/persist.ts`) and reopened without decoding.
  */
-import { kind, type Context } from '../../runtime/context.js';
+import type { Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
+import type { KeyIndex } from '../hash/index.js';
+import { KeyIndexBuilder } from '../hash/index.js';
+import { StringList, type StringColumn } from '../format/strings.js';
+import { Ids, NearTable } from '../format/tables.js';
+import { savedIndex, type SavedForm } from '../persist.js';
 import { businessMatchIndex } from './businesses.js';
-import { KeyIndex } from './key-index.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
 
 /** Words shorter than this are not given typo neighbours (their neighbours are most of the alphabet). */
@@ -26,15 +31,16 @@ export function deletions(word: string): string[] {
 
 export interface ProspectMatchIndex {
   readonly size: number;
-  readonly ids: readonly string[];
+  /** Prospect ids by position; `byId` is the same table read the other way. */
+  readonly ids: StringColumn;
   /** `given last` keys (see `normalisePersonName`). */
-  readonly nameKeys: readonly string[];
+  readonly nameKeys: StringColumn;
   /** Name words of each prospect joined by spaces (see `personTokens`). */
-  readonly names: readonly string[];
+  readonly names: StringColumn;
   /** Name word → word id. */
-  readonly wordId: ReadonlyMap<string, number>;
+  readonly wordId: Pick<ReadonlyMap<string, number>, 'get' | 'has'>;
   /** A word or a word with one character deleted → ids of the words it comes from (typo neighbours). */
-  readonly wordNear: ReadonlyMap<string, number | number[]>;
+  readonly wordNear: Pick<NearTable, 'get'>;
   /** Prospects with word `w`, grouped by employer then position: `wordPost[wordStart[w] .. wordStart[w + 1])`. */
   readonly wordStart: Int32Array;
   readonly wordPost: Int32Array;
@@ -43,7 +49,7 @@ export interface ProspectMatchIndex {
   /** Prospects of business position `b`: `members[memberStart[b] .. memberStart[b + 1])`. */
   readonly memberStart: Int32Array;
   readonly members: Int32Array;
-  readonly byId: ReadonlyMap<string, number>;
+  readonly byId: Pick<ReadonlyMap<string, number>, 'get' | 'has' | 'size'>;
   readonly byEmail: KeyIndex;
   readonly byPhone: KeyIndex;
   readonly byLinkedin: KeyIndex;
@@ -57,7 +63,6 @@ function build(engine: Context): ProspectMatchIndex {
   const ids: string[] = [];
   const nameKeys: string[] = [];
   const employer: number[] = [];
-  const byId = new Map<string, number>();
   const names: string[] = [];
   const wordId = new Map<string, number>();
   const wordCount: number[] = [];
@@ -83,7 +88,6 @@ function build(engine: Context): ProspectMatchIndex {
       wordCount[wid] = (wordCount[wid] as number) + 1;
     }
     employer.push(businessRowid === null ? -1 : (companies.positionOfRowid[businessRowid] ?? -1));
-    byId.set(id, pos);
   }
   const business = Int32Array.from(employer);
 
@@ -119,21 +123,16 @@ function build(engine: Context): ProspectMatchIndex {
   };
   for (let m = 0; m < members.length; m++) visit(members[m] as number);
   for (let p = 0; p < business.length; p++) if ((business[p] as number) < 0) visit(p);
-  const wordNear = new Map<string, number | number[]>();
+  const wordNear = NearTable.builder();
   for (const [w, wid] of wordId) {
     if (w.length < MIN_FUZZY_WORD) continue;
-    for (const d of deletions(w)) {
-      const had = wordNear.get(d);
-      if (had === undefined) wordNear.set(d, wid);
-      else if (typeof had === 'number') wordNear.set(d, [had, wid]);
-      else had.push(wid);
-    }
+    for (const d of deletions(w)) wordNear.add(d, wid);
   }
 
-  const byEmail = new KeyIndex();
-  const byPhone = new KeyIndex();
-  const byLinkedin = new KeyIndex();
-  const target: Record<string, KeyIndex> = { email: byEmail, phone: byPhone, linkedin: byLinkedin };
+  const byEmail = new KeyIndexBuilder();
+  const byPhone = new KeyIndexBuilder();
+  const byLinkedin = new KeyIndexBuilder();
+  const target: Record<string, KeyIndexBuilder> = { email: byEmail, phone: byPhone, linkedin: byLinkedin };
   const keys = db.prepare(SCAN_SQL.prospectMatchKeys).raw().iterate() as IterableIterator<
     [string, string, number]
   >;
@@ -141,28 +140,48 @@ function build(engine: Context): ProspectMatchIndex {
     const pos = positionOfRowid[row] ?? -1;
     if (pos >= 0) target[kind]?.add(key, pos);
   }
+  // Prospect ids are the table's primary key and words are numbered as first seen: position = id.
+  const byId = Ids.of(ids);
+  const words = Ids.of(wordId.keys());
   return {
     size: ids.length,
-    ids,
-    nameKeys,
-    names,
-    wordId,
-    wordNear,
+    ids: byId,
+    nameKeys: StringList.of(nameKeys),
+    names: StringList.of(names),
+    wordId: words,
+    wordNear: wordNear.finish(),
     wordStart,
     wordPost,
     business,
     memberStart,
     members,
     byId,
-    byEmail,
-    byPhone,
-    byLinkedin,
+    byEmail: byEmail.finish(),
+    byPhone: byPhone.finish(),
+    byLinkedin: byLinkedin.finish(),
   };
 }
+
+/** Saved without `byId`, which is `ids` read the other way. */
+export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = {
+  save: ({ byId: _, ...rest }) => rest,
+  open: (tree) => {
+    const t = tree as Omit<ProspectMatchIndex, 'byId'>;
+    if (
+      !(t.ids instanceof Ids) ||
+      t.ids.length !== t.size ||
+      !(t.wordId instanceof Ids) ||
+      !(t.wordNear instanceof NearTable) ||
+      !(t.business instanceof Int32Array)
+    )
+      throw new Error('match.prospects: saved form of another shape');
+    return { ...t, byId: t.ids };
+  },
+};
 
 /** The prospect match index of `engine`'s current data. */
 export function prospectMatchIndex(engine: Context): ProspectMatchIndex {
   return engine.indexes.get(PROSPECT_MATCH);
 }
 
-const PROSPECT_MATCH = kind('match.prospects', build);
+const PROSPECT_MATCH = savedIndex('match.prospects', build, PROSPECT_MATCH_FORM);
