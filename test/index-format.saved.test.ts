@@ -151,6 +151,31 @@ describe('saved match indexes', () => {
     }
   });
 
+  it('take a field read on first use from a rebuild when its saved bytes are damaged', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-lazy-')), 'lazy.db');
+    copyFileSync(path, file);
+    const w = open(file, false);
+    w.db.prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'match.prospects/names'`).run();
+    let built = 0;
+    const good = read<ProspectMatchIndex>(open(), 'match.prospects', PROSPECT_MATCH_FORM);
+    const index = w.indexes.get(
+      savedIndex<ProspectMatchIndex>(
+        'match.prospects',
+        () => {
+          built++;
+          return good;
+        },
+        PROSPECT_MATCH_FORM,
+      ),
+    );
+    // Opened from the saved form; the names are read (and found damaged) only when first used.
+    expect(built).toBe(0);
+    expect(index.ids.at(3)).toBe(good.ids.at(3));
+    expect(built).toBe(0);
+    expect(index.names.at(3)).toBe(good.names.at(3));
+    expect(built).toBe(1);
+  });
+
   it('are rebuilt when their stamp is stale (another data version)', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-stale-')), 'stale.db');
     copyFileSync(path, file);

@@ -24,7 +24,11 @@ import './format/strings.js';
  */
 export const INDEX_FORMAT = 3;
 
-const PART_BYTES = 64 << 20;
+/**
+ * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one
+ * part read back is used in place (8-byte aligned), several are copied into one buffer.
+ */
+const PART_BYTES = 768 << 20;
 
 registerCodec({
   name: 'Bitset',
@@ -46,6 +50,12 @@ registerCodec({
 export interface SavedForm<T> {
   save(index: T): unknown;
   open(tree: unknown): T;
+  /**
+   * Top-level fields of the saved tree stored apart and read on first access, each with a check of its
+   * shape: a request that never needs one (a name match never reads the e-mail table) never reads its
+   * bytes. `open` must not read them (nor spread the tree).
+   */
+  lazy?: Readonly<Record<string, (value: unknown) => boolean>>;
 }
 
 /**
@@ -87,8 +97,25 @@ export function savedIndex<T>(
     if (e.path === ':memory:') return build(e);
     const stamp = stampOf(e.db);
     const tree = readSaved(e.db, name, stamp);
-    if (tree !== undefined) {
+    const lazy = Object.keys(form.lazy ?? {});
+    if (tree !== undefined && lazy.every((k) => hasSaved(e.db, `${name}/${k}`, stamp))) {
       try {
+        // A lazy field found damaged when it is read is taken from a rebuild of the whole index.
+        let rebuilt: Record<string, unknown> | undefined;
+        const fallback = (k: string) => (rebuilt ??= form.save(build(e)) as Record<string, unknown>)[k];
+        for (const k of lazy) {
+          const ok = form.lazy?.[k] as (value: unknown) => boolean;
+          Object.defineProperty(tree, k, {
+            enumerable: true,
+            configurable: true,
+            get() {
+              const saved = readSaved(e.db, `${name}/${k}`, stamp);
+              const value = saved !== undefined && ok(saved) ? saved : fallback(k);
+              Object.defineProperty(tree, k, { value, enumerable: true, writable: false });
+              return value;
+            },
+          });
+        }
         return form.open(tree);
       } catch {
         // A saved tree of the wrong shape (damaged): rebuilt below.
@@ -103,7 +130,15 @@ export function savedIndex<T>(
     }
     const index = build(e);
     // An in-memory database dies with its process: nobody could read the saved form.
-    if (!e.settings.readonly) writeSaved(e.db, name, stamp, form.save(index));
+    if (!e.settings.readonly) {
+      const saved = form.save(index) as Record<string, unknown>;
+      const root = lazy.length > 0 ? { ...saved } : saved;
+      for (const k of lazy) {
+        writeSaved(e.db, `${name}/${k}`, stamp, saved[k]);
+        delete root[k];
+      }
+      writeSaved(e.db, name, stamp, root);
+    }
     return index;
   });
 }
@@ -111,6 +146,12 @@ export function savedIndex<T>(
 function stampOf(db: Db): string {
   // The V8 version too: dictionaries are kept in V8's serialisation, which another Node may change.
   return `${INDEX_FORMAT}:${process.versions.v8}:${getMeta(db, 'data_version') ?? '0'}:${getMeta(db, 'snapshot_id') ?? ''}`;
+}
+
+/** Whether `name` is saved with stamp `stamp` (its bytes are not read). */
+function hasSaved(db: Db, name: string, stamp: string): boolean {
+  const parts = db.prepare(INDEX_CACHE_SQL.stamps).all(name) as { part: number; stamp: string }[];
+  return parts.length > 0 && parts.every((p, i) => p.stamp === stamp && p.part === i);
 }
 
 /** The saved tree of `name` when its stamp is `stamp` and its bytes are whole; undefined otherwise. */

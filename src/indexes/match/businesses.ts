@@ -7,8 +7,7 @@
  */
 import type { Context } from '../../runtime/context.js';
 import { companyMatchName } from '../../normalise/index.js';
-import type { KeyIndex } from '../hash/index.js';
-import { KeyIndexBuilder } from '../hash/index.js';
+import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
 import { Ids } from '../format/tables.js';
 import { StringList, type NullableStringColumn, type StringColumn } from '../format/strings.js';
 import { savedIndex, type SavedForm } from '../persist.js';
@@ -99,14 +98,33 @@ function build(engine: Context): BusinessMatchIndex {
   };
 }
 
-/** Saved without `byId`, which is `ids` read the other way. */
+const isList = (v: unknown) => v instanceof StringList;
+const isKeys = (v: unknown) => v instanceof KeyIndex;
+
+/**
+ * Saved without `byId`, which is `ids` read the other way; the columns and key tables are read on first
+ * use (a name match never reads the domain tables, an exact-key match never the names).
+ */
 export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = {
   save: ({ byId: _, ...rest }) => rest,
   open: (tree) => {
     const t = tree as Omit<BusinessMatchIndex, 'byId'>;
-    if (!(t.ids instanceof Ids) || !(t.positionOfRowid instanceof Int32Array) || t.ids.length !== t.size)
+    if (typeof t.size !== 'number' || !(t.positionOfRowid instanceof Int32Array))
       throw new Error('match.businesses: saved form of another shape');
-    return { ...t, byId: t.ids };
+    return Object.defineProperty(t, 'byId', { get: () => t.ids, enumerable: true }) as BusinessMatchIndex;
+  },
+  lazy: {
+    ids: (v) => v instanceof Ids,
+    names: isList,
+    nameKeys: isList,
+    forms: isList,
+    domains: isList,
+    linkedin: isList,
+    countries: isList,
+    byDomain: isKeys,
+    byHost: isKeys,
+    byLinkedin: isKeys,
+    byNameKey: isKeys,
   },
 };
 

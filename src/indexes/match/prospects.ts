@@ -8,8 +8,7 @@
  */
 import type { Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
-import type { KeyIndex } from '../hash/index.js';
-import { KeyIndexBuilder } from '../hash/index.js';
+import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
 import { StringList, type StringColumn } from '../format/strings.js';
 import { Ids, NearTable } from '../format/tables.js';
 import { savedIndex, type SavedForm } from '../persist.js';
@@ -162,20 +161,33 @@ function build(engine: Context): ProspectMatchIndex {
   };
 }
 
-/** Saved without `byId`, which is `ids` read the other way. */
+const isKeys = (v: unknown) => v instanceof KeyIndex;
+
+/**
+ * Saved without `byId`, which is `ids` read the other way; the id, name and key columns are read on
+ * first use (a name match never reads the e-mail, phone and profile tables).
+ */
 export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = {
   save: ({ byId: _, ...rest }) => rest,
   open: (tree) => {
     const t = tree as Omit<ProspectMatchIndex, 'byId'>;
     if (
-      !(t.ids instanceof Ids) ||
-      t.ids.length !== t.size ||
+      typeof t.size !== 'number' ||
       !(t.wordId instanceof Ids) ||
       !(t.wordNear instanceof NearTable) ||
-      !(t.business instanceof Int32Array)
+      !(t.business instanceof Int32Array) ||
+      t.business.length !== t.size
     )
       throw new Error('match.prospects: saved form of another shape');
-    return { ...t, byId: t.ids };
+    return Object.defineProperty(t, 'byId', { get: () => t.ids, enumerable: true }) as ProspectMatchIndex;
+  },
+  lazy: {
+    ids: (v) => v instanceof Ids,
+    nameKeys: (v) => v instanceof StringList,
+    names: (v) => v instanceof StringList,
+    byEmail: isKeys,
+    byPhone: isKeys,
+    byLinkedin: isKeys,
   },
 };
 
