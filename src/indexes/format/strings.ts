@@ -21,6 +21,7 @@ export interface NullableStringColumn {
 /** `N` is `null` when entries may be null, `never` when none is. */
 export class StringList<N extends null = null> implements NullableStringColumn {
   readonly length: number;
+  private readonly read: UnitReader;
 
   private constructor(
     private readonly units: Uint8Array | Uint16Array,
@@ -29,6 +30,7 @@ export class StringList<N extends null = null> implements NullableStringColumn {
     private readonly nulls: Uint8Array,
   ) {
     this.length = offsets.length - 1;
+    this.read = unitReader(units);
   }
 
   /**
@@ -68,7 +70,7 @@ export class StringList<N extends null = null> implements NullableStringColumn {
   at(i: number): string | N | undefined {
     if (!(i >= 0 && i < this.length)) return undefined;
     if (this.nulls.length > 0 && this.nulls[i] === 1) return null as N;
-    return decode(this.units, this.offsets[i] as number, this.offsets[i + 1] as number);
+    return this.read(this.offsets[i] as number, this.offsets[i + 1] as number);
   }
 
   /** Entry `i` as a string ('' when null or absent). */
@@ -100,19 +102,18 @@ export class StringList<N extends null = null> implements NullableStringColumn {
   }
 }
 
-/** Short strings are built from their units directly (cheaper than a decoder call). */
-function decode(units: Uint8Array | Uint16Array, start: number, end: number): string {
-  const n = end - start;
-  if (n === 0) return '';
-  if (n <= 64) {
-    let out = '';
-    for (let i = start; i < end; i++) out += String.fromCharCode(units[i] as number);
-    return out;
-  }
-  let out = '';
-  for (let i = start; i < end; i += 4096)
-    out += String.fromCharCode(...units.subarray(i, Math.min(end, i + 4096)));
-  return out;
+/** Decodes code units `[start, end)` of one buffer into a string. */
+export type UnitReader = (start: number, end: number) => string;
+
+/**
+ * A decoder of `units` through a `Buffer` view of the same bytes (no copy): Node's Latin-1 / UTF-16
+ * slices make a flat string in one native call, several times faster than building it from char codes.
+ */
+export function unitReader(units: Uint8Array | Uint16Array): UnitReader {
+  const bytes = Buffer.from(units.buffer, units.byteOffset, units.byteLength);
+  if (units instanceof Uint8Array) return (start, end) => bytes.toString('latin1', start, end);
+  // UTF-16 units are stored in the machine's order, little-endian on every platform Node runs on.
+  return (start, end) => bytes.toString('utf16le', start * 2, end * 2);
 }
 
 registerCodec({

@@ -7,11 +7,18 @@
 import { KeyIndex, KeyIndexBuilder, StringKeyTable, StringKeyTableBuilder } from '../hash/index.js';
 import type { Sections } from '../hash/index.js';
 import { registerCodec } from './container.js';
-import type { StringColumn } from './strings.js';
+import { unitReader, type StringColumn, type UnitReader } from './strings.js';
 
 /** Distinct strings in id order, and string → id. */
 export class Ids implements StringColumn {
-  private constructor(private readonly table: StringKeyTable) {}
+  private readonly offsets: Uint32Array;
+  private readonly read: UnitReader;
+
+  private constructor(private readonly table: StringKeyTable) {
+    const s = table.toSections();
+    this.offsets = s.offsets as Uint32Array;
+    this.read = unitReader(s.units as Uint8Array | Uint16Array);
+  }
 
   /**
    * The ids of `keys` (each key's id is its position; keys must be distinct).
@@ -37,7 +44,9 @@ export class Ids implements StringColumn {
 
   /** The string of id `i` (undefined past the end, like an array). */
   at(i: number): string | undefined {
-    return i >= 0 && i < this.table.size ? this.table.keyAt(i) : undefined;
+    return i >= 0 && i < this.table.size
+      ? this.read(this.offsets[i] as number, this.offsets[i + 1] as number)
+      : undefined;
   }
 
   /** The id of `key`, undefined when absent (as `Map.get`). */
