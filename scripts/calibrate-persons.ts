@@ -363,7 +363,7 @@ export async function calibratePersons(): Promise<{ text: string; observed: numb
         const cell =
           cells[f.email]![f.oneWord ? 1 : 0]![band(SCORE_BANDS, f.score)]![band(LEAD_BANDS, f.lead)]!;
         cell.n++;
-        if (ids[pos] === q.truth) cell.right++;
+        if (ids.at(pos) === q.truth) cell.right++;
         observed++;
       }
       const tables = cells.map((byWords) => byWords.map(fit));

@@ -15,6 +15,7 @@ import type { FacadeRequest, FacadeResponse } from './facade/types.js';
 import { ensureJobWorker, hasPendingJobs, jobWorkerOf } from './jobs/index.js';
 import { ensureCursorSecret } from './core/cursor.js';
 import { warmEngine } from './core/warm.js';
+import { loadedInProcess } from './indexes/persist.js';
 import {
   createOwner,
   kind,
@@ -225,6 +226,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
       const target = current;
       try {
         const report = await loadSnapshot(target.db, snapshot, { now: clock, ...loadOptions });
+        loadedInProcess(target.db); // its indexes are built on first use without a notice
         ensureCursorSecret(target.db);
         return report;
       } finally {

@@ -11,6 +11,7 @@ import { boundedName, MAX_NAME_CHARS, MAX_NAME_WORD } from '../src/core/match/li
 import type { Engine } from '../src/engine.js';
 import { businessMatchIndex, type BusinessMatchIndex } from '../src/indexes/match/businesses.js';
 import { prospectMatchIndex, type ProspectMatchIndex } from '../src/indexes/match/prospects.js';
+import type { NullableStringColumn } from '../src/indexes/format/strings.js';
 import { linkedinCompanySlug, normaliseDomain, normalisePhone, words } from '../src/normalise/index.js';
 import { demoEngine } from './support/demo.js';
 
@@ -24,12 +25,21 @@ let phones: string[];
 beforeAll(async () => {
   engine = await demoEngine();
   index = businessMatchIndex(engine);
-  domains = index.domains.filter((d): d is string => d !== null).slice(0, 50);
-  slugs = index.linkedin.filter((s): s is string => s !== null).slice(0, 50);
+  domains = list(index.domains)
+    .filter((d): d is string => d !== null)
+    .slice(0, 50);
+  slugs = list(index.linkedin)
+    .filter((s): s is string => s !== null)
+    .slice(0, 50);
   people = prospectMatchIndex(engine);
   phones = [...people.byPhone.entries()].map(([k]) => k).slice(0, 80);
 });
 afterAll(() => engine.close());
+
+/** A string column of a match index as an array. */
+function list(column: NullableStringColumn): (string | null | undefined)[] {
+  return Array.from({ length: column.length }, (_, i) => column.at(i));
+}
 
 /** Upper-cases the letters of `s` picked by the bits of `mask`. */
 const recase = (s: string, mask: number) =>
@@ -70,7 +80,7 @@ describe('exact-key business match reads keys straight from the input', () => {
         fc.pre(want !== -2);
         const row = asUrl ? { url: input } : { domain: input };
         const [got] = matchBusinessRows(engine, [row]);
-        expect(got?.business_id).toBe(want >= 0 ? index.ids[want] : null);
+        expect(got?.business_id).toBe(want >= 0 ? index.ids.at(want) : null);
       }),
       { numRuns: 400 },
     );
@@ -94,16 +104,17 @@ describe('exact-key business match reads keys straight from the input', () => {
         const want = key === null ? -1 : index.byLinkedin.only(key);
         fc.pre(want !== -2);
         const [got] = matchBusinessRows(engine, [{ linkedin_url: input }]);
-        expect(got?.business_id).toBe(want >= 0 ? index.ids[want] : null);
+        expect(got?.business_id).toBe(want >= 0 ? index.ids.at(want) : null);
       }),
       { numRuns: 400 },
     );
   });
 
   it('matches the common spellings of a known domain and profile', () => {
-    const i = index.domains.findIndex((d, pos) => d !== null && index.linkedin[pos] !== null);
-    const domain = index.domains[i] as string;
-    const slug = index.linkedin[i] as string;
+    const domains = list(index.domains);
+    const i = domains.findIndex((d, pos) => d !== null && index.linkedin.at(pos) !== null);
+    const domain = domains[i] as string;
+    const slug = index.linkedin.at(i) as string;
     const rows = [
       { domain },
       { domain: `WWW.${domain.toUpperCase()}` },
@@ -112,7 +123,9 @@ describe('exact-key business match reads keys straight from the input', () => {
       { linkedin_url: `LinkedIn.com/company/${slug}?trk=x` },
       { domain, linkedin_url: `https://linkedin.com/company/${slug}` },
     ];
-    expect(matchBusinessRows(engine, rows).map((r) => r.business_id)).toEqual(rows.map(() => index.ids[i]));
+    expect(matchBusinessRows(engine, rows).map((r) => r.business_id)).toEqual(
+      rows.map(() => index.ids.at(i)),
+    );
   });
 });
 
@@ -141,7 +154,7 @@ describe('exact-key prospect match reads international numbers as their digits',
           const want = key === null ? -1 : people.byPhone.only(key);
           fc.pre(want !== -2);
           const [got] = matchProspectRows(engine, [{ phone_number: input }]);
-          expect(got?.prospect_id).toBe(want >= 0 ? people.ids[want] : null);
+          expect(got?.prospect_id).toBe(want >= 0 ? people.ids.at(want) : null);
         },
       ),
       { numRuns: 500 },

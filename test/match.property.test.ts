@@ -52,7 +52,7 @@ describe('fuzzy name index', () => {
     fc.assert(
       fc.property(fc.uniqueArray(tok, { minLength: 1, maxLength: 60 }), tok, (vocab, q) => {
         const index = buildTokenIndex(vocab.length, (i) => [vocab[i] as string]);
-        const found = new Set(nearVocabulary(index, q).map((v) => index.vocab[v]));
+        const found = new Set(nearVocabulary(index, q).map((v) => index.vocab.at(v)));
         const budget = (v: string) => {
           const n = Math.min(v.length, q.length);
           return n < 4 ? 0 : n < 5 ? 1 : 2;

@@ -69,7 +69,7 @@ describe('saved indexes', () => {
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       expect(await runLoad(['--db', file, DEMO_DIR])).toBe(0);
-      expect(stderr.mock.calls.flat().join('\n')).toMatch(/search indexes built and saved in/);
+      expect(stderr.mock.calls.flat().join('\n')).toMatch(/search and match indexes built and saved in/);
     } finally {
       stderr.mockRestore();
     }

@@ -41,9 +41,9 @@ export function mapMatcher(
     if (k) m.set(k, m.has(k) ? -1 : pos);
   };
   for (let i = 0; i < index.size; i++) {
-    put(domain, index.domains[i] ?? null, i);
-    put(linkedin, index.linkedin[i] ?? null, i);
-    put(name, index.nameKeys[i] ?? null, i);
+    put(domain, index.domains.at(i) ?? null, i);
+    put(linkedin, index.linkedin.at(i) ?? null, i);
+    put(name, index.nameKeys.at(i) ?? null, i);
   }
   return (rows) =>
     rows.map((r) => {
@@ -54,7 +54,7 @@ export function mapMatcher(
         [name, k.key],
       ] as const) {
         const pos = key ? m.get(key) : undefined;
-        if (pos !== undefined && pos >= 0) return index.ids[pos] as string;
+        if (pos !== undefined && pos >= 0) return index.ids.at(pos) as string;
       }
       return null;
     });
@@ -77,11 +77,11 @@ export async function duckdbMatcher(
   const app = await conn.createAppender('biz');
   for (let i = 0; i < index.size; i++) {
     app.appendInteger(i);
-    app.appendVarchar(index.nameKeys[i] as string);
-    const d = index.domains[i];
+    app.appendVarchar(index.nameKeys.at(i) as string);
+    const d = index.domains.at(i);
     if (d) app.appendVarchar(d);
     else app.appendNull();
-    const s = index.linkedin[i];
+    const s = index.linkedin.at(i);
     if (s) app.appendVarchar(s);
     else app.appendNull();
     app.endRow();
@@ -146,7 +146,7 @@ export async function duckdbMatcher(
         UNION ALL SELECT i, pos FROM ranked WHERE r = 1 AND s >= 0.93 AND good = 1`;
       const reader = await conn.runAndReadAll(sql);
       const out: (string | null)[] = rows.map(() => null);
-      for (const [i, pos] of reader.getRows() as [number, number][]) out[i] = index.ids[pos] as string;
+      for (const [i, pos] of reader.getRows() as [number, number][]) out[i] = index.ids.at(pos) as string;
       return out;
     },
     close() {
@@ -173,7 +173,7 @@ export function fuseMatcher(
       if (best === undefined || (best.score ?? 1) > 0.2) return null;
       if (hits[1] !== undefined && (hits[1].score ?? 1) - (best.score ?? 0) < 0.02) return null;
       void i;
-      return index.ids[best.refIndex] as string;
+      return index.ids.at(best.refIndex) as string;
     });
 }
 
@@ -186,7 +186,7 @@ export function miniSearchMatcher(
     fields: ['name'],
     searchOptions: { fuzzy: 0.2 },
   });
-  ms.addAll(index.nameKeys.map((name, id) => ({ id, name })));
+  ms.addAll(Array.from({ length: index.size }, (_, id) => ({ id, name: index.nameKeys.at(id) as string })));
   return (rows) =>
     rows.map((r) => {
       const exact = map([r])[0] ?? null;
@@ -197,6 +197,6 @@ export function miniSearchMatcher(
       const best = hits[0];
       if (best === undefined) return null;
       if (hits[1] !== undefined && hits[1].score > best.score * 0.9) return null;
-      return index.ids[best.id as number] as string;
+      return index.ids.at(best.id as number) as string;
     });
 }

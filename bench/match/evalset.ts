@@ -98,8 +98,8 @@ function formOf(name: string): string {
 
 /** Whether a name written with `form` can name business `pos` (forms do not conflict; country fits). */
 function formFits(form: string, present: BusinessMatchIndex, pos: number): boolean {
-  const other = formOf(present.names[pos] as string);
-  return !formsConflict(form, other) && !formOutsideCountry(form, present.countries[pos] ?? null);
+  const other = formOf(present.names.at(pos) as string);
+  return !formsConflict(form, other) && !formOutsideCountry(form, present.countries.at(pos) ?? null);
 }
 
 /**
@@ -115,7 +115,7 @@ function sameName(name: string | undefined, present: BusinessMatchIndex): number
   const form = formOf(name);
   const fits = present.byNameKey.get(key).filter((pos) => formFits(form, present, pos));
   if (form.length === 0) return fits;
-  const same = fits.filter((pos) => formOf(present.names[pos] as string) === form);
+  const same = fits.filter((pos) => formOf(present.names.at(pos) as string) === form);
   return same.length > 0 ? same : fits;
 }
 
@@ -146,7 +146,7 @@ export function labelByAttributes(
     if (found.length === 0) found = sameName(names.get(row.source), present);
     const kind = row.kind.replace(/^unseen:/, '');
     if (found.length > 1) return { ...row, kind: `ambiguous:${kind}`, truth: null };
-    const only = found.length === 1 ? (present.ids[found[0] as number] as string) : null;
+    const only = found.length === 1 ? (present.ids.at(found[0] as number) as string) : null;
     if (only === null || only === row.truth) return row;
     return { ...row, kind: `namesake:${kind}`, truth: only };
   });

@@ -20,6 +20,11 @@ const COMMANDS: Record<string, Command> = {
     summary: 'rewrite a database of an older layout into the current one',
     load: () => import('./commands/migrate.js'),
   },
+  index: {
+    summary: 'build every index of a database file and save it there',
+    load: () => import('./commands/index.js'),
+    engine: true,
+  },
   info: {
     summary: 'counts, as_of and format version of a database',
     load: () => import('./commands/info.js'),

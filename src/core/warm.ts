@@ -4,8 +4,9 @@
  */
 import { businessIndex } from '../indexes/businesses.js';
 import { businessEventIndex } from '../indexes/events.js';
-import { businessMatchIndex, businessNameIndex } from '../indexes/match/businesses.js';
+import { businessInitialsIndex, businessMatchIndex, businessNameIndex } from '../indexes/match/businesses.js';
 import { prospectMatchIndex } from '../indexes/match/prospects.js';
+import { buildingIndexes } from '../indexes/persist.js';
 import { prospectIndex } from '../indexes/prospects.js';
 import type { Context } from '../runtime/context.js';
 import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
@@ -15,15 +16,22 @@ import { compileOutputSchema } from './research/schema.js';
 import { businessStats, prospectStats } from './stats.js';
 
 /**
- * Builds the business and prospect search indexes of the engine's current data and, on a writable file,
- * saves them in it (see `indexes/persist.ts`), so that every later process starts answering at once. Returns
- * the milliseconds it took. `prospectdb load` runs it after loading.
+ * Builds every saved index of the engine's current data (search and match, businesses and prospects)
+ * and, on a writable file, saves them in it (see `indexes/persist.ts`), so that every later process
+ * starts answering at once. Returns the milliseconds it took. `prospectdb load` and `prospectdb index`
+ * run it.
  * @example await engine.load('snapshot/'); buildIndexes(engine);
  */
 export function buildIndexes(engine: Context): number {
   const started = performance.now();
-  businessIndex(engine);
-  prospectIndex(engine);
+  buildingIndexes(engine, () => {
+    businessIndex(engine);
+    prospectIndex(engine);
+    businessMatchIndex(engine);
+    businessNameIndex(engine);
+    businessInitialsIndex(engine);
+    prospectMatchIndex(engine);
+  });
   cursorSecret(engine);
   return performance.now() - started;
 }
@@ -43,6 +51,7 @@ const WARM_STEPS: readonly (readonly [string, (engine: Context) => unknown])[] =
   ['search.cursorSecret', cursorSecret],
   ['match.businesses', businessMatchIndex],
   ['match.businesses.tokens', businessNameIndex],
+  ['match.businesses.initials', businessInitialsIndex],
   ['match.prospects', prospectMatchIndex],
   // The stats of every row build the cross-tabs and code lists every later stats request reads.
   ['stats.businesses', (e) => businessStats(e, { filters: null })],

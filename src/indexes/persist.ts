@@ -1,68 +1,178 @@
 /**
  * In-memory indexes saved in the database file beside the data they were built from, so a process that
- * opens a built file answers its first query without scanning every row (at 1M prospects the scan took
- * over 30 s; reading the saved form back takes about a second). An index is saved by the first writable
- * engine that builds it and is keyed by the data version and the snapshot id: a load, which bumps the
- * version, makes every saved index stale, and a stale or unreadable one is rebuilt, never used.
+ * opens a built file answers its first query without scanning every row. An index is saved by the first
+ * writable engine that builds it (`prospectdb load` builds and saves all of them) and is stamped with the
+ * format, the V8 version, the data version and the snapshot id: a load, which bumps the version, makes
+ * every saved index stale, and a stale or unreadable one is rebuilt, never used.
  *
- * The saved form is V8's structured serialisation (`node:v8`: Maps and typed arrays as they are; a
- * `Bitset` is tagged), cut into parts below SQLite's blob limit. Not MessagePack: msgpackr keeps its
- * largest output buffer and its last input alive in module state, about 100 bytes per row at rest.
+ * The saved form is the index container (`format/container.ts`): a small header plus the raw bytes of
+ * the index's typed arrays, cut into parts below SQLite's blob limit. Opening copies the parts into one
+ * buffer once and wraps views over it: no per-entry work, so the match indexes (typed arrays, string
+ * lists and hash tables throughout) open in time that does not grow with their entries.
  */
-import { deserialize, serialize } from 'node:v8';
 import { kind, type Context, type Kind } from '../runtime/context.js';
 import { getMeta, type Db } from '../store/open.js';
 import { INDEX_CACHE_DDL, INDEX_CACHE_SQL } from '../store/sql/index-cache.js';
 import { Bitset } from './bitset.js';
+import { alignedCopy, decodeIndex, encodeIndex, registerCodec } from './format/container.js';
+import './format/strings.js';
 
 /**
  * Bump when the shape of any saved index changes: a file saved by an older build is then rebuilt. The
  * build code of every index passed to {@link savedIndex} is part of this format.
+ * 3: the typed-array container (2 was V8 structured serialisation of the whole index).
  */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 
-const PART_BYTES = 64 << 20;
+/**
+ * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one
+ * part read back is used in place (8-byte aligned), several are copied into one buffer.
+ */
+const PART_BYTES = 768 << 20;
+
+registerCodec({
+  name: 'Bitset',
+  type: Bitset,
+  toTree: (b) => ({ size: b.size, words: b.words }),
+  fromTree: (t) => {
+    const { size, words } = t as { size: number; words: Uint32Array };
+    if (!(words instanceof Uint32Array) || words.length !== (size + 31) >>> 5)
+      throw new Error('Bitset: words do not match the size');
+    return new Bitset(size, words);
+  },
+});
+
+/**
+ * How an index is saved when it is not saved as it is: `save` gives the tree to store (leaving out
+ * memos and scratch space filled at query time), `open` makes the index from the stored tree (wrapping
+ * its arrays, never copying them).
+ */
+export interface SavedForm<T> {
+  save(index: T): unknown;
+  open(tree: unknown): T;
+  /**
+   * Top-level fields of the saved tree stored apart and read on first access, each with a check of its
+   * shape: a request that never needs one (a name match never reads the e-mail table) never reads its
+   * bytes. `open` must not read them (nor spread the tree).
+   */
+  lazy?: Readonly<Record<string, (value: unknown) => boolean>>;
+}
+
+/**
+ * Databases whose indexes are being built on purpose (`buildIndexes`) or whose data this process loaded:
+ * no notice that their saved indexes are missing.
+ */
+const building = new WeakSet<Db>();
+const loadedHere = new WeakSet<Db>();
+
+/** Marks `db` as loaded by this process: its indexes are built on first use without a notice. */
+export function loadedInProcess(db: Db): void {
+  loadedHere.add(db);
+}
+/** Files already told about (one notice per file and process). */
+const noticed = new Set<string>();
+
+/** Runs `fn` without the missing-index notice (the caller is building every index anyway). */
+export function buildingIndexes<T>(engine: Context, fn: () => T): T {
+  building.add(engine.db);
+  try {
+    return fn();
+  } finally {
+    building.delete(engine.db);
+  }
+}
 
 /**
  * An index kind whose value is saved in the file: held by the context's index owner like every index
  * (memoised per data version), and a later process reads the saved form instead of building. Readonly
- * engines read saved indexes but never write them.
+ * engines read saved indexes but never write them. A file without the saved form (saved by an older
+ * version, or never built) builds it on first use and says so once on stderr.
  */
-export function savedIndex<T>(name: string, build: (engine: Context) => T): Kind<T> {
+export function savedIndex<T>(
+  name: string,
+  build: (engine: Context) => T,
+  form: SavedForm<T> = { save: (index) => index, open: (tree) => tree as T },
+): Kind<T> {
   return kind(name, (e) => {
+    if (e.path === ':memory:') return build(e);
     const stamp = stampOf(e.db);
-    const saved = e.path === ':memory:' ? undefined : readSaved(e.db, name, stamp);
-    if (saved !== undefined) return saved as T;
+    const tree = readSaved(e.db, name, stamp);
+    const lazy = Object.keys(form.lazy ?? {});
+    if (tree !== undefined && lazy.every((k) => hasSaved(e.db, `${name}/${k}`, stamp))) {
+      try {
+        // A lazy field found damaged when it is read is taken from a rebuild of the whole index.
+        let rebuilt: Record<string, unknown> | undefined;
+        const fallback = (k: string) => (rebuilt ??= form.save(build(e)) as Record<string, unknown>)[k];
+        for (const k of lazy) {
+          const ok = form.lazy?.[k] as (value: unknown) => boolean;
+          Object.defineProperty(tree, k, {
+            enumerable: true,
+            configurable: true,
+            get() {
+              const saved = readSaved(e.db, `${name}/${k}`, stamp);
+              const value = saved !== undefined && ok(saved) ? saved : fallback(k);
+              Object.defineProperty(tree, k, { value, enumerable: true, writable: false });
+              return value;
+            },
+          });
+        }
+        return form.open(tree);
+      } catch {
+        // A saved tree of the wrong shape (damaged): rebuilt below.
+      }
+    }
+    if (!building.has(e.db) && !loadedHere.has(e.db) && !noticed.has(e.path)) {
+      noticed.add(e.path);
+      console.error(
+        `prospectdb: ${e.path} has no saved ${name} index for its data: building it now (once per process). ` +
+          `Run \`prospectdb index --db ${e.path}\` (or load it again) to save every index in the file.`,
+      );
+    }
     const index = build(e);
     // An in-memory database dies with its process: nobody could read the saved form.
-    if (!e.settings.readonly && e.path !== ':memory:') writeSaved(e.db, name, stamp, index);
+    if (!e.settings.readonly) {
+      const saved = form.save(index) as Record<string, unknown>;
+      const root = lazy.length > 0 ? { ...saved } : saved;
+      for (const k of lazy) {
+        writeSaved(e.db, `${name}/${k}`, stamp, saved[k]);
+        delete root[k];
+      }
+      writeSaved(e.db, name, stamp, root);
+    }
     return index;
   });
 }
 
 function stampOf(db: Db): string {
-  // The V8 version too: another Node may write another serialisation format.
+  // The V8 version too: dictionaries are kept in V8's serialisation, which another Node may change.
   return `${INDEX_FORMAT}:${process.versions.v8}:${getMeta(db, 'data_version') ?? '0'}:${getMeta(db, 'snapshot_id') ?? ''}`;
 }
 
+/** Whether `name` is saved with stamp `stamp` (its bytes are not read). */
+function hasSaved(db: Db, name: string, stamp: string): boolean {
+  const parts = db.prepare(INDEX_CACHE_SQL.stamps).all(name) as { part: number; stamp: string }[];
+  return parts.length > 0 && parts.every((p, i) => p.stamp === stamp && p.part === i);
+}
+
+/** The saved tree of `name` when its stamp is `stamp` and its bytes are whole; undefined otherwise. */
 function readSaved(db: Db, name: string, stamp: string): unknown {
   const exists = db.prepare(INDEX_CACHE_SQL.exists).get();
   if (!exists) return undefined;
-  const parts = db.prepare(INDEX_CACHE_SQL.parts).all(name) as {
-    stamp: string;
-    data: Buffer;
-  }[];
-  if (parts.length === 0 || parts.some((p) => p.stamp !== stamp)) return undefined;
+  const parts = db.prepare(INDEX_CACHE_SQL.stamps).all(name) as { part: number; stamp: string }[];
+  if (parts.length === 0 || parts.some((p, i) => p.stamp !== stamp || p.part !== i)) return undefined;
   try {
-    return untag(deserialize(parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((p) => p.data))));
+    const data = db.prepare(INDEX_CACHE_SQL.data).pluck();
+    const blobs: Buffer[] = [];
+    for (const blob of data.iterate(name) as IterableIterator<Buffer>) blobs.push(blob);
+    return decodeIndex(alignedCopy(blobs));
   } catch {
     return undefined; // a damaged saved index is rebuilt
   }
 }
 
-function writeSaved(db: Db, name: string, stamp: string, index: unknown): void {
+function writeSaved(db: Db, name: string, stamp: string, tree: unknown): void {
   try {
-    const bytes = serialize(tag(index));
+    const bytes = encodeIndex(tree);
     db.exec(INDEX_CACHE_DDL);
     const remove = db.prepare(INDEX_CACHE_SQL.remove);
     const insert = db.prepare(INDEX_CACHE_SQL.insert);
@@ -76,35 +186,4 @@ function writeSaved(db: Db, name: string, stamp: string, index: unknown): void {
   } catch {
     // Saving is an optimisation: a busy or full database leaves the index in memory only.
   }
-}
-
-const BITSET = '\u0000bitset';
-
-/** Replaces every `Bitset` by a tagged plain value (structured serialisation drops prototypes). */
-function tag(v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
-  if (v instanceof Bitset) return { [BITSET]: [v.size, v.words] };
-  if (v instanceof Map) return new Map(Array.from(v, ([k, x]) => [k, tag(x)]));
-  if (Array.isArray(v)) return v.map(tag);
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = tag(x);
-  return out;
-}
-
-function untag(v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
-  if (v instanceof Map) {
-    for (const [k, x] of v)
-      if (x !== null && typeof x === 'object' && !ArrayBuffer.isView(x)) v.set(k, untag(x));
-    return v;
-  }
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = untag(v[i]);
-    return v;
-  }
-  const o = v as Record<string, unknown>;
-  const bits = o[BITSET] as [number, Uint32Array] | undefined;
-  if (bits) return new Bitset(bits[0], bits[1]);
-  for (const k of Object.keys(o)) o[k] = untag(o[k]);
-  return o;
 }

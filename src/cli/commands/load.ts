@@ -9,8 +9,8 @@ const HELP = `usage: prospectdb load --db FILE [--strict] [--json] SNAPSHOT_DIR
 
 Loads the snapshot folder (manifest.json, businesses|prospects|events as .jsonl, .jsonl.gz or .msgpack)
 into FILE, replacing the streams it holds. Bad lines are reported and skipped; --strict refuses the
-whole snapshot instead and leaves FILE unchanged. Then builds the search indexes and saves them in FILE,
-so every later process answers its first query at once.`;
+whole snapshot instead and leaves FILE unchanged. Then builds every index (search and match) and saves
+them in FILE, so every later process answers its first query at once.`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -50,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       console.error(
         `snapshot ${report.snapshotId} (as of ${report.asOf}) in ${(report.elapsedMs / 1000).toFixed(1)}s; ` +
-          `search indexes built and saved in ${(indexMs / 1000).toFixed(1)}s`,
+          `search and match indexes built and saved in ${(indexMs / 1000).toFixed(1)}s`,
       );
     }
   } finally {

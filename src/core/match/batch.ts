@@ -8,6 +8,7 @@ import { companyContext } from './company-search.js';
 import { echoBusiness, echoProspect } from './input.js';
 import { boundedBusiness, boundedProspect } from './limits.js';
 import { matchProspectRow, prospectContext } from './prospects.js';
+import type { StringColumn } from '../../indexes/format/strings.js';
 import {
   MATCH_ERRORS,
   type BusinessesMatchResult,
@@ -46,7 +47,7 @@ export function belowThreshold(verdict: Verdict, min: number | undefined): Verdi
 function finish<Row extends { input: unknown }>(
   row: Row,
   verdict: Verdict,
-  ids: readonly string[],
+  ids: StringColumn,
   options: MatchOptions,
 ): void {
   const out = row as Record<string, unknown>;
@@ -61,7 +62,7 @@ function finish<Row extends { input: unknown }>(
   const k = options.alternatives ?? 0;
   if (k > 0) {
     out.alternatives = otherCandidates(verdict, k).map((c) => ({
-      id: ids[c.pos] as string,
+      id: ids.at(c.pos) as string,
       score: round(c.score),
     }));
   }
@@ -81,7 +82,7 @@ export function matchBusinessRows(
     const verdict = belowThreshold(matchBusinessRow(ctx, boundedBusiness(input)), min);
     const row: BusinessMatchRow = {
       input,
-      business_id: verdict.kind === 'match' ? (ctx.index.ids[verdict.pos] as string) : null,
+      business_id: verdict.kind === 'match' ? (ctx.index.ids.at(verdict.pos) as string) : null,
     };
     finish(row, verdict, ctx.index.ids, options);
     out[i] = row;
@@ -104,7 +105,7 @@ export function matchProspectRows(
     const verdict = belowThreshold(matchProspectRow(ctx, boundedProspect(input)), min);
     const row: ProspectMatchRow = {
       input,
-      prospect_id: verdict.kind === 'match' ? (ctx.index.ids[verdict.pos] as string) : null,
+      prospect_id: verdict.kind === 'match' ? (ctx.index.ids.at(verdict.pos) as string) : null,
     };
     finish(row, verdict, ctx.index.ids, options);
     out[i] = row;

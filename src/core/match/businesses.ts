@@ -323,7 +323,8 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
     domain === null && slug === null
       ? undefined
       : (pos: number) =>
-          (domain === null || index.domains[pos] === null) && (slug === null || index.linkedin[pos] === null);
+          (domain === null || index.domains.at(pos) === null) &&
+          (slug === null || index.linkedin.at(pos) === null);
   const search = searchCompanyName(ctx, q, accept, !ctx.detail);
   const country = domain === null ? null : tldCountry(domain.registrable);
   const pick = search.exact
@@ -360,7 +361,7 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
     if (
       byWords !== null &&
       byWords.confidence >= WORDS_DEFAULT &&
-      rarestWordShare(ctx, ctx.index.nameKeys[byWords.pos] as string) <= OTHER_FORM_MAX_SHARED
+      rarestWordShare(ctx, ctx.index.nameKeys.at(byWords.pos) as string) <= OTHER_FORM_MAX_SHARED
     )
       return withCandidate(byWords, 0.5);
     if (guess === null) return { kind: 'none', candidates: search.hits };

@@ -83,10 +83,10 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
     tokens: () => (tokens ??= businessNameIndex(engine)),
     initials: () => (initials ??= businessInitialsIndex(engine)),
     scored(pos) {
-      return (cache[pos] ??= scoredName(splitKey(index.nameKeys[pos] as string)));
+      return (cache[pos] ??= scoredName(splitKey(index.nameKeys.at(pos) as string)));
     },
     form(pos) {
-      return index.forms[pos] as string;
+      return index.forms.at(pos) as string;
     },
   };
 }
@@ -108,7 +108,9 @@ export function queryName(name: string): QueryName {
 /** Whether business `pos` is written with a legal form other than the query's (a different entity). */
 export function formConflict(ctx: CompanyContext, q: QueryName, pos: number): boolean {
   if (q.form.length === 0) return false;
-  return formsConflict(q.form, ctx.form(pos)) || formOutsideCountry(q.form, ctx.index.countries[pos] ?? null);
+  return (
+    formsConflict(q.form, ctx.form(pos)) || formOutsideCountry(q.form, ctx.index.countries.at(pos) ?? null)
+  );
 }
 
 export interface NameSearch {
@@ -364,8 +366,8 @@ export function decideFuzzy(
   });
   if (close.length === 1) return best;
   // Namesakes of the best (the same name, so the same score) are told apart as for an exact name.
-  const key = ctx.index.nameKeys[best.pos];
-  if (!close.every((h) => ctx.index.nameKeys[h.pos] === key)) return null;
+  const key = ctx.index.nameKeys.at(best.pos);
+  if (!close.every((h) => ctx.index.nameKeys.at(h.pos) === key)) return null;
   return decide(ctx, close, q, { threshold: 0, margin: 0, country: options.country, scored });
 }
 
@@ -448,7 +450,7 @@ export function decide(
     if (same.length > 0) pool = same;
   }
   if (pool.length > 1 && options.country) {
-    const same = pool.filter((h) => ctx.index.countries[h.pos] === options.country);
+    const same = pool.filter((h) => ctx.index.countries.at(h.pos) === options.country);
     if (same.length > 0) pool = same;
   }
   if (pool.length > 1 && q !== null) {

@@ -147,7 +147,7 @@ function vocabWeight(tokens: TokenIndex, memo: Memo, v: number): number {
 
 function vocabQualifier(tokens: TokenIndex, memo: Memo, v: number): boolean {
   let x = memo.qualifier[v] as number;
-  if (x === 0) memo.qualifier[v] = x = isQualifier(tokens.vocab[v] as string) ? 1 : 2;
+  if (x === 0) memo.qualifier[v] = x = isQualifier(tokens.vocab.at(v) as string) ? 1 : 2;
   return x === 1;
 }
 
@@ -345,7 +345,7 @@ function candidateScore(
   let cn = 0;
   for (let j = start; j < end; j++) {
     const v = tokens.docTok[j] as number;
-    const word = tokens.vocab[v] as string;
+    const word = tokens.vocab.at(v) as string;
     if (word === 'and') return NaN; // a list of names
     if (STOP_WORDS.has(word)) continue;
     cIds[cn] = v;

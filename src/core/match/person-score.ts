@@ -295,7 +295,7 @@ export function searchPersonName(
       // A small company: reading its few people is cheaper than looking up the words.
       for (let m = first; m < last; m++) {
         const pos = index.members[m] as number;
-        const score = personNameScore(query, index.names[pos] as string);
+        const score = personNameScore(query, index.names.at(pos) as string);
         if (score > 0) out.push({ pos, score: 0.85 * score + 0.15 * company.score });
       }
       continue;
@@ -349,7 +349,7 @@ export function searchPersonName(
       }
     }
     for (const pos of touched) {
-      const score = personNameScore(query, index.names[pos] as string);
+      const score = personNameScore(query, index.names.at(pos) as string);
       if (score > 0) out.push({ pos, score: 0.85 * score + 0.15 * company.score });
     }
   }

@@ -187,8 +187,7 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
   // -1: no restriction; -2: a business id that names no business (nothing can match).
   let only = -1;
   if (businessId !== null) {
-    const pos = company.index.byId.get(businessId.toLowerCase());
-    only = pos >= 0 ? pos : -2;
+    only = company.index.byId.get(businessId.toLowerCase()) ?? -2;
   }
   const allowed = (pos: number) => only === -1 || index.business[pos] === only;
   // Exact keys, each normalised once.
@@ -199,12 +198,12 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
   if (phoneRaw !== null && phone === null) {
     // A national number is read in the employer's country: the business id's, else that of the
     // company the name means (only looked up when the number does not parse on its own).
-    let country = only >= 0 ? (company.index.countries[only] ?? null) : null;
+    let country = only >= 0 ? (company.index.countries.at(only) ?? null) : null;
     phone = normalisePhone(phoneRaw, country ?? undefined);
     if (phone === null && country === null && only === -1 && companyName !== null) {
       const top = companyHits(ctx, companyName)[0];
       if (top !== undefined && top.score >= NAME_THRESHOLD)
-        country = company.index.countries[top.pos] ?? null;
+        country = company.index.countries.at(top.pos) ?? null;
       if (country !== null) phone = normalisePhone(phoneRaw, country);
     }
     if (phone === null && country === null) phone = normalisePhone(phoneRaw, 'us');
@@ -233,7 +232,7 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     const ranked = [...tally].map(([pos, on]) => ({
       pos,
       on,
-      name: person === null ? 0 : personNameScore(person, index.names[pos] as string),
+      name: person === null ? 0 : personNameScore(person, index.names.at(pos) as string),
     }));
     ranked.sort((a, b) => b.on.length - a.on.length || b.name - a.name || a.pos - b.pos);
     const best = ranked[0]!;
@@ -277,7 +276,7 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
   const found = nameCandidates(index, person, companies, email === null || email.role ? null : emailRaw);
   const best = found[0];
   if (best === undefined) return { kind: 'none', candidates: [] };
-  const oneWord = (pos: number) => person.readings[0]!.length === 1 || !index.names[pos]!.includes(' ');
+  const oneWord = (pos: number) => person.readings[0]!.length === 1 || !index.names.at(pos)!.includes(' ');
   const features = (c: EmailScored, other: number): NameFeatures => ({
     score: c.score,
     lead: c.score - other,
@@ -299,7 +298,7 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     // Below the bar: no match, the best candidate first among the alternatives.
     return { kind: 'none', candidates };
   }
-  const exactName = personNameScore(person, index.names[best.pos] as string) === 1;
+  const exactName = personNameScore(person, index.names.at(best.pos) as string) === 1;
   return {
     kind: 'match',
     pos: best.pos,
@@ -341,12 +340,12 @@ function nameCandidates(
       if (seen.has(hit.pos)) continue;
       seen.add(hit.pos);
       const company = companies.find((c) => c.pos === index.business[hit.pos]);
-      const score = personNameScore(person, index.names[hit.pos] as string);
+      const score = personNameScore(person, index.names.at(hit.pos) as string);
       top.push({ pos: hit.pos, score: 0.85 * score + 0.15 * (company?.score ?? 0) });
     }
   }
   const out = top.map((c) => {
-    const ev = emailEvidence(parts, index.names[c.pos] as string);
+    const ev = emailEvidence(parts, index.names.at(c.pos) as string);
     return { pos: c.pos, score: c.score + EMAIL_BONUS[ev], email: ev };
   });
   out.sort((a, b) => b.score - a.score || a.pos - b.pos);

@@ -1,31 +1,34 @@
 /**
- * In-memory match index over the businesses table, built once per data version through
- * `engine.cached`: exact keys (business id, registrable domain, host, profile slug, name key) → dense
- * positions, plus the columns the matcher reads per candidate. The token index for fuzzy names is a
- * separate cache entry, built on the first fuzzy query.
+ * In-memory match index over the businesses table, built once per data version and saved in the file
+ * (`indexes/persist.ts`): exact keys (business id, registrable domain, host, profile slug, name key) →
+ * dense positions, plus the columns the matcher reads per candidate. Typed arrays throughout (string
+ * columns as {@link StringList}s, dictionaries as hash tables), so a later process opens it without
+ * decoding an entry. The token index for fuzzy names and the initials index are separate saved kinds.
  */
-import { kind, type Context } from '../../runtime/context.js';
+import type { Context } from '../../runtime/context.js';
 import { companyMatchName } from '../../normalise/index.js';
-import { KeyIndexBuilder, type KeyIndex } from './key-index.js';
-import { StringKeyTableBuilder, type StringKeyTable } from '../hash/string-key-table.js';
+import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
+import { Ids } from '../format/tables.js';
+import { StringList, type NullableStringColumn, type StringColumn } from '../format/strings.js';
+import { savedIndex, type SavedForm } from '../persist.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
-import { buildTokenIndex, type TokenIndex } from './token-index.js';
+import { buildTokenIndex, TOKEN_INDEX_FORM, type TokenIndex } from './token-index.js';
 
 export interface BusinessMatchIndex {
   readonly size: number;
-  readonly ids: readonly string[];
-  readonly names: readonly string[];
+  /** Business ids by position; `byId` is the same table read the other way. */
+  readonly ids: StringColumn;
+  readonly names: StringColumn;
   /** Match keys of the names (`companyMatchName`: legal forms, locations and notes read off). */
-  readonly nameKeys: readonly string[];
+  readonly nameKeys: StringColumn;
   /** The legal-form classes each name is written with ('' when none). */
-  readonly forms: readonly string[];
-  readonly domains: readonly (string | null)[];
-  readonly linkedin: readonly (string | null)[];
-  readonly countries: readonly (string | null)[];
+  readonly forms: StringColumn;
+  readonly domains: NullableStringColumn;
+  readonly linkedin: NullableStringColumn;
+  readonly countries: NullableStringColumn;
   /** SQLite rowid → position (-1 when absent). */
   readonly positionOfRowid: Int32Array;
-  /** Business id → position (ids are unique, so the table's ids are the positions). */
-  readonly byId: StringKeyTable;
+  readonly byId: Ids;
   readonly byDomain: KeyIndex;
   readonly byHost: KeyIndex;
   readonly byLinkedin: KeyIndex;
@@ -53,7 +56,6 @@ function build(engine: Context): BusinessMatchIndex {
   const domains: (string | null)[] = [];
   const linkedin: (string | null)[] = [];
   const countries: (string | null)[] = [];
-  const byId = new StringKeyTableBuilder(maxRowid);
   const byDomain = new KeyIndexBuilder(maxRowid);
   const byHost = new KeyIndexBuilder();
   const byLinkedin = new KeyIndexBuilder(maxRowid);
@@ -71,23 +73,24 @@ function build(engine: Context): BusinessMatchIndex {
     domains.push(domain);
     linkedin.push(slug);
     countries.push(country);
-    if (byId.add(id) !== pos) throw new Error(`business id ${id} is not unique`);
     if (domain) byDomain.add(domain, pos);
     if (host && host !== domain) byHost.add(host, pos);
     if (slug) byLinkedin.add(slug, pos);
     if (key) byNameKey.add(key, pos);
   }
+  // Business ids are the table's primary key: distinct, so position = id in the table.
+  const byId = Ids.of(ids);
   return {
     size: ids.length,
-    ids,
-    names,
-    nameKeys,
-    forms,
-    domains,
-    linkedin,
-    countries,
+    ids: byId,
+    names: StringList.of(names),
+    nameKeys: StringList.of(nameKeys),
+    forms: StringList.of(forms),
+    domains: StringList.of(domains),
+    linkedin: StringList.of(linkedin),
+    countries: StringList.of(countries),
     positionOfRowid,
-    byId: byId.finish(),
+    byId,
     byDomain: byDomain.finish(),
     byHost: byHost.finish(),
     byLinkedin: byLinkedin.finish(),
@@ -95,16 +98,50 @@ function build(engine: Context): BusinessMatchIndex {
   };
 }
 
+const isList = (v: unknown) => v instanceof StringList;
+const isKeys = (v: unknown) => v instanceof KeyIndex;
+
+/**
+ * Saved without `byId`, which is `ids` read the other way; the columns and key tables are read on first
+ * use (a name match never reads the domain tables, an exact-key match never the names).
+ */
+export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = {
+  save: ({ byId: _, ...rest }) => rest,
+  open: (tree) => {
+    const t = tree as Omit<BusinessMatchIndex, 'byId'>;
+    if (typeof t.size !== 'number' || !(t.positionOfRowid instanceof Int32Array))
+      throw new Error('match.businesses: saved form of another shape');
+    return Object.defineProperty(t, 'byId', { get: () => t.ids, enumerable: true }) as BusinessMatchIndex;
+  },
+  lazy: {
+    ids: (v) => v instanceof Ids,
+    names: isList,
+    nameKeys: isList,
+    forms: isList,
+    domains: isList,
+    linkedin: isList,
+    countries: isList,
+    byDomain: isKeys,
+    byHost: isKeys,
+    byLinkedin: isKeys,
+    byNameKey: isKeys,
+  },
+};
+
 /** The business match index of `engine`'s current data. */
 export function businessMatchIndex(engine: Context): BusinessMatchIndex {
   return engine.indexes.get(BUSINESS_MATCH);
 }
 
-const BUSINESS_MATCH = kind('match.businesses', build);
-const BUSINESS_NAMES = kind('match.businesses.tokens', (e) => {
-  const index = businessMatchIndex(e);
-  return buildTokenIndex(index.size, (i) => splitKey(index.nameKeys[i] as string));
-});
+const BUSINESS_MATCH = savedIndex('match.businesses', build, BUSINESS_MATCH_FORM);
+const BUSINESS_NAMES = savedIndex(
+  'match.businesses.tokens',
+  (e) => {
+    const index = businessMatchIndex(e);
+    return buildTokenIndex(index.size, (i) => splitKey(index.nameKeys.at(i) as string));
+  },
+  TOKEN_INDEX_FORM,
+);
 
 /** The token index over business name keys (positions as in {@link businessMatchIndex}). */
 export function businessNameIndex(engine: Context): TokenIndex {
@@ -131,11 +168,11 @@ export function businessInitialsIndex(engine: Context): KeyIndex {
   return engine.indexes.get(BUSINESS_INITIALS);
 }
 
-const BUSINESS_INITIALS = kind('match.businesses.initials', (e) => {
+const BUSINESS_INITIALS = savedIndex('match.businesses.initials', (e) => {
   const index = businessMatchIndex(e);
   const out = new KeyIndexBuilder();
   for (let i = 0; i < index.size; i++) {
-    const tokens = splitKey(index.nameKeys[i] as string);
+    const tokens = splitKey(index.nameKeys.at(i) as string);
     if (tokens.length < 2) continue;
     const initials = keyInitials(tokens);
     if (initials !== '') out.add(initials, i);

@@ -4,12 +4,15 @@
  * prospects of each business (CSR arrays), the name words the name scorer reads, and a name-word index
  * per company (word → the company's prospects with that word, plus one-deletion neighbours of each word
  * for typos) so a name is looked up among a 100,000-person company without reading every employee.
+ * Typed arrays throughout, saved in the file (`indexes/persist.ts`) and reopened without decoding.
  */
-import { kind, type Context } from '../../runtime/context.js';
+import type { Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
+import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
+import { StringList, type StringColumn } from '../format/strings.js';
+import { Ids, NearTable } from '../format/tables.js';
+import { savedIndex, type SavedForm } from '../persist.js';
 import { businessMatchIndex } from './businesses.js';
-import { KeyIndexBuilder, type KeyIndex } from './key-index.js';
-import { StringKeyTableBuilder, type StringKeyTable } from '../hash/string-key-table.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
 
 /** Words shorter than this are not given typo neighbours (their neighbours are most of the alphabet). */
@@ -27,15 +30,16 @@ export function deletions(word: string): string[] {
 
 export interface ProspectMatchIndex {
   readonly size: number;
-  readonly ids: readonly string[];
+  /** Prospect ids by position; `byId` is the same table read the other way. */
+  readonly ids: StringColumn;
   /** `given last` keys (see `normalisePersonName`). */
-  readonly nameKeys: readonly string[];
+  readonly nameKeys: StringColumn;
   /** Name words of each prospect joined by spaces (see `personTokens`). */
-  readonly names: readonly string[];
+  readonly names: StringColumn;
   /** Name word → word id. */
-  readonly wordId: ReadonlyMap<string, number>;
+  readonly wordId: Pick<ReadonlyMap<string, number>, 'get' | 'has'>;
   /** A word or a word with one character deleted → ids of the words it comes from (typo neighbours). */
-  readonly wordNear: ReadonlyMap<string, number | number[]>;
+  readonly wordNear: Pick<NearTable, 'get'>;
   /** Prospects with word `w`, grouped by employer then position: `wordPost[wordStart[w] .. wordStart[w + 1])`. */
   readonly wordStart: Int32Array;
   readonly wordPost: Int32Array;
@@ -44,8 +48,7 @@ export interface ProspectMatchIndex {
   /** Prospects of business position `b`: `members[memberStart[b] .. memberStart[b + 1])`. */
   readonly memberStart: Int32Array;
   readonly members: Int32Array;
-  /** Prospect id → position (ids are unique, so the table's ids are the positions). */
-  readonly byId: StringKeyTable;
+  readonly byId: Ids;
   readonly byEmail: KeyIndex;
   readonly byPhone: KeyIndex;
   readonly byLinkedin: KeyIndex;
@@ -59,7 +62,6 @@ function build(engine: Context): ProspectMatchIndex {
   const ids: string[] = [];
   const nameKeys: string[] = [];
   const employer: number[] = [];
-  const byId = new StringKeyTableBuilder(maxRowid);
   const names: string[] = [];
   const wordId = new Map<string, number>();
   const wordCount: number[] = [];
@@ -85,7 +87,6 @@ function build(engine: Context): ProspectMatchIndex {
       wordCount[wid] = (wordCount[wid] as number) + 1;
     }
     employer.push(businessRowid === null ? -1 : (companies.positionOfRowid[businessRowid] ?? -1));
-    if (byId.add(id) !== pos) throw new Error(`prospect id ${id} is not unique`);
   }
   const business = Int32Array.from(employer);
 
@@ -121,15 +122,10 @@ function build(engine: Context): ProspectMatchIndex {
   };
   for (let m = 0; m < members.length; m++) visit(members[m] as number);
   for (let p = 0; p < business.length; p++) if ((business[p] as number) < 0) visit(p);
-  const wordNear = new Map<string, number | number[]>();
+  const wordNear = NearTable.builder();
   for (const [w, wid] of wordId) {
     if (w.length < MIN_FUZZY_WORD) continue;
-    for (const d of deletions(w)) {
-      const had = wordNear.get(d);
-      if (had === undefined) wordNear.set(d, wid);
-      else if (typeof had === 'number') wordNear.set(d, [had, wid]);
-      else had.push(wid);
-    }
+    for (const d of deletions(w)) wordNear.add(d, wid);
   }
 
   const byEmail = new KeyIndexBuilder(ids.length);
@@ -143,28 +139,61 @@ function build(engine: Context): ProspectMatchIndex {
     const pos = positionOfRowid[row] ?? -1;
     if (pos >= 0) target[kind]?.add(key, pos);
   }
+  // Prospect ids are the table's primary key and words are numbered as first seen: position = id.
+  const byId = Ids.of(ids);
+  const words = Ids.of(wordId.keys());
   return {
     size: ids.length,
-    ids,
-    nameKeys,
-    names,
-    wordId,
-    wordNear,
+    ids: byId,
+    nameKeys: StringList.of(nameKeys),
+    names: StringList.of(names),
+    wordId: words,
+    wordNear: wordNear.finish(),
     wordStart,
     wordPost,
     business,
     memberStart,
     members,
-    byId: byId.finish(),
+    byId,
     byEmail: byEmail.finish(),
     byPhone: byPhone.finish(),
     byLinkedin: byLinkedin.finish(),
   };
 }
 
+const isKeys = (v: unknown) => v instanceof KeyIndex;
+
+/**
+ * Saved without `byId`, which is `ids` read the other way; the id, name and key columns are read on
+ * first use (a name match never reads the e-mail, phone and profile tables).
+ */
+export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = {
+  save: ({ byId: _, ...rest }) => rest,
+  open: (tree) => {
+    const t = tree as Omit<ProspectMatchIndex, 'byId'>;
+    if (
+      typeof t.size !== 'number' ||
+      !(t.wordId instanceof Ids) ||
+      !(t.wordNear instanceof NearTable) ||
+      !(t.business instanceof Int32Array) ||
+      t.business.length !== t.size
+    )
+      throw new Error('match.prospects: saved form of another shape');
+    return Object.defineProperty(t, 'byId', { get: () => t.ids, enumerable: true }) as ProspectMatchIndex;
+  },
+  lazy: {
+    ids: (v) => v instanceof Ids,
+    nameKeys: (v) => v instanceof StringList,
+    names: (v) => v instanceof StringList,
+    byEmail: isKeys,
+    byPhone: isKeys,
+    byLinkedin: isKeys,
+  },
+};
+
 /** The prospect match index of `engine`'s current data. */
 export function prospectMatchIndex(engine: Context): ProspectMatchIndex {
   return engine.indexes.get(PROSPECT_MATCH);
 }
 
-const PROSPECT_MATCH = kind('match.prospects', build);
+const PROSPECT_MATCH = savedIndex('match.prospects', build, PROSPECT_MATCH_FORM);

@@ -26,28 +26,84 @@ export function joinedEnds(tokens: readonly string[], i: number, head: Int32Arra
 }
 
 export interface SpacingIndex {
-  /** (joined length, head or tail hash) → documents, ascending. */
-  readonly byHead: ReadonlyMap<number, number[]>;
-  readonly byTail: ReadonlyMap<number, number[]>;
+  /**
+   * (joined length, head hash) keys, ascending, each once; the documents of key `k` are
+   * `headDocs[headStart[k] .. headStart[k + 1])`, ascending. Typed arrays, so the index is saved with
+   * the token index and reopened without building.
+   */
+  readonly headKeys: Float64Array;
+  readonly headStart: Int32Array;
+  readonly headDocs: Int32Array;
+  /** The same by the tail hash. */
+  readonly tailKeys: Float64Array;
+  readonly tailStart: Int32Array;
+  readonly tailDocs: Int32Array;
 }
 
 const key = (length: number, hash: number) => length * 0x100000000 + (hash >>> 0);
 
 export function buildSpacingIndex(joined: Uint16Array, head: Int32Array, tail: Int32Array): SpacingIndex {
-  const byHead = new Map<number, number[]>();
-  const byTail = new Map<number, number[]>();
-  const add = (map: Map<number, number[]>, k: number, doc: number) => {
-    const list = map.get(k);
-    if (list === undefined) map.set(k, [doc]);
-    else list.push(doc);
+  const h = grouped(joined, head);
+  const t = grouped(joined, tail);
+  return {
+    headKeys: h.keys,
+    headStart: h.start,
+    headDocs: h.docs,
+    tailKeys: t.keys,
+    tailStart: t.start,
+    tailDocs: t.docs,
   };
+}
+
+/** The documents of joined length ≥ MIN_JOINED - 1 grouped by (length, hash): CSR over sorted keys. */
+function grouped(
+  joined: Uint16Array,
+  hash: Int32Array,
+): { keys: Float64Array; start: Int32Array; docs: Int32Array } {
+  const byKey = new Map<number, number>();
+  let n = 0;
   for (let doc = 0; doc < joined.length; doc++) {
     const length = joined[doc] as number;
     if (length < MIN_JOINED - 1) continue;
-    add(byHead, key(length, head[doc] as number), doc);
-    add(byTail, key(length, tail[doc] as number), doc);
+    const k = key(length, hash[doc] as number);
+    byKey.set(k, (byKey.get(k) ?? 0) + 1);
+    n++;
   }
-  return { byHead, byTail };
+  const keys = Float64Array.from(byKey.keys()).sort();
+  const start = new Int32Array(keys.length + 1);
+  for (let i = 0; i < keys.length; i++)
+    start[i + 1] = (start[i] as number) + (byKey.get(keys[i] as number) as number);
+  // Slot of each key, then each document in ascending order fills its key's run.
+  for (let i = 0; i < keys.length; i++) byKey.set(keys[i] as number, start[i] as number);
+  const docs = new Int32Array(n);
+  for (let doc = 0; doc < joined.length; doc++) {
+    const length = joined[doc] as number;
+    if (length < MIN_JOINED - 1) continue;
+    const k = key(length, hash[doc] as number);
+    const at = byKey.get(k) as number;
+    docs[at] = doc;
+    byKey.set(k, at + 1);
+  }
+  return { keys, start, docs };
+}
+
+/** Visits the documents of key `k` (binary search over the sorted keys). */
+function visitKey(
+  keys: Float64Array,
+  start: Int32Array,
+  docs: Int32Array,
+  k: number,
+  visit: (doc: number) => void,
+): void {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as number) < k) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo >= keys.length || keys[lo] !== k) return;
+  for (let i = start[lo] as number; i < (start[lo + 1] as number); i++) visit(docs[i] as number);
 }
 
 /**
@@ -61,7 +117,7 @@ export function spacingCandidates(index: SpacingIndex, text: string, visit: (doc
   const tail = endHash(text, Math.max(0, n - 3));
   for (let length = n - 1; length <= n + 1; length++) {
     if (Math.max(length, n) < MIN_JOINED) continue;
-    for (const doc of index.byHead.get(key(length, head)) ?? []) visit(doc);
-    for (const doc of index.byTail.get(key(length, tail)) ?? []) visit(doc);
+    visitKey(index.headKeys, index.headStart, index.headDocs, key(length, head), visit);
+    visitKey(index.tailKeys, index.tailStart, index.tailDocs, key(length, tail), visit);
   }
 }

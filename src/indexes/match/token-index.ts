@@ -10,15 +10,25 @@
  * scratch arrays; the saved form reads the same layout.
  */
 import { nearTokens } from '../../normalise/similarity.js';
+import { Ids, NearTable } from '../format/tables.js';
+import type { StringColumn } from '../format/strings.js';
+import type { SavedForm } from '../persist.js';
 import { buildPairIndex, pairPostings, type PairIndex } from './pair-index.js';
 import { buildSpacingIndex, joinedEnds, spacingCandidates, type SpacingIndex } from './spacing-index.js';
+
+/** Key → one id or several (a `Map` or a {@link NearTable}). */
+interface NearMap {
+  get(key: string): number | readonly number[] | undefined;
+}
 
 export interface TokenIndex {
   /** Number of indexed documents (names). */
   readonly size: number;
-  /** Vocabulary id → token. */
-  readonly vocab: readonly string[];
-  readonly vocabId: ReadonlyMap<string, number>;
+  /** Vocabulary id → token; `vocabId` is the same table read the other way. */
+  readonly vocab: StringColumn;
+  readonly vocabId: Pick<ReadonlyMap<string, number>, 'get' | 'has'>;
+  /** Vocabulary ids in the order of their tokens (prefix lookups). */
+  readonly sortedVocab: Int32Array;
   /** Postings of vocabulary id `v`: `post[postStart[v] .. postStart[v + 1])`, ascending positions. */
   readonly postStart: Int32Array;
   readonly post: Int32Array;
@@ -34,9 +44,11 @@ export interface TokenIndex {
   /** Documents by pairs of their tokens (candidates sharing two query words without long postings). */
   readonly pairs: PairIndex;
   /** One-deletion variant → vocabulary ids (tokens of 4+ characters). */
-  readonly deletes: ReadonlyMap<string, number | number[]>;
+  readonly deletes: NearMap;
   /** Two-deletion variant → vocabulary ids (tokens of 5+ characters, which allow two typos). */
-  readonly deletes2: ReadonlyMap<string, number | number[]>;
+  readonly deletes2: NearMap;
+  /** Documents by the ends of their joined form (names written with other spacing). */
+  readonly spacing: SpacingIndex;
   /** Query word → its near vocabulary ids, for words seen before ({@link nearVocabulary}). */
   readonly nearMemo: Map<string, readonly number[]>;
   /** Scratch space for candidate generation (one query at a time; JS is single-threaded). */
@@ -71,14 +83,6 @@ export function deletionVariants2(token: string): string[] {
     for (let j = i; j < once.length; j++) out.add(once.slice(0, j) + once.slice(j + 1));
   }
   return [...out];
-}
-
-function addVariant(map: Map<string, number | number[]>, key: string, v: number): void {
-  const cur = map.get(key);
-  if (cur === undefined) map.set(key, v);
-  else if (typeof cur === 'number') {
-    if (cur !== v) map.set(key, [cur, v]);
-  } else if (cur[cur.length - 1] !== v) cur.push(v);
 }
 
 /**
@@ -135,17 +139,21 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     }
   }
 
-  const deletes = new Map<string, number | number[]>();
-  const deletes2 = new Map<string, number | number[]>();
+  const deletes = NearTable.builder();
+  const deletes2 = NearTable.builder();
   for (let v = 0; v < vocab.length; v++) {
-    for (const d of deletionVariants(vocab[v] as string)) addVariant(deletes, d, v);
-    for (const d of deletionVariants2(vocab[v] as string)) addVariant(deletes2, d, v);
+    for (const d of deletionVariants(vocab[v] as string)) deletes.add(d, v);
+    for (const d of deletionVariants2(vocab[v] as string)) deletes2.add(d, v);
   }
+  const sortedVocab = Int32Array.from(vocab.keys()).sort((a, b) =>
+    (vocab[a] as string) < (vocab[b] as string) ? -1 : 1,
+  );
+  const ids = Ids.of(vocab);
 
-  return {
+  return withScratch({
     size: count,
-    vocab,
-    vocabId,
+    vocab: ids,
+    sortedVocab,
     postStart,
     post,
     docStart,
@@ -155,19 +163,51 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     docHead,
     docTail,
     pairs: buildPairIndex(vocab.length, count, docStart, docTok),
-    deletes,
-    deletes2,
+    deletes: deletes.finish(),
+    deletes2: deletes2.finish(),
+    spacing: buildSpacingIndex(docJoined, docHead, docTail),
+  });
+}
+
+type Saved = Omit<TokenIndex, 'vocabId' | 'nearMemo' | 'scratch'>;
+
+/** A token index from its saved part, with an empty memo and fresh scratch space. */
+function withScratch(index: Saved): TokenIndex {
+  return {
+    ...index,
+    vocabId: index.vocab as Ids,
     nearMemo: new Map(),
     scratch: {
-      mask: new Int32Array(vocab.length),
-      stamp: new Int32Array(count),
-      tokenStamp: new Int32Array(count),
-      count: new Uint8Array(count),
+      mask: new Int32Array(index.vocab.length),
+      stamp: new Int32Array(index.size),
+      tokenStamp: new Int32Array(index.size),
+      count: new Uint8Array(index.size),
       epoch: 0,
       tokenEpoch: 0,
     },
   };
 }
+
+/**
+ * The saved form of a token index: everything but the query-time memo, the scratch space and `vocabId`
+ * (the vocabulary table read the other way).
+ */
+export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = {
+  save: ({ vocabId: _v, nearMemo: _m, scratch: _s, ...saved }) => saved,
+  open: (tree) => {
+    const t = tree as Saved;
+    if (
+      !(t.vocab instanceof Ids) ||
+      !(t.deletes instanceof NearTable) ||
+      !(t.deletes2 instanceof NearTable) ||
+      !(t.docStart instanceof Int32Array) ||
+      t.docStart.length !== t.size + 1 ||
+      t.sortedVocab.length !== t.vocab.length
+    )
+      throw new Error('token index: saved form of another shape');
+    return withScratch(t);
+  },
+};
 
 /**
  * Vocabulary ids of every token near `token` (`nearTokens`: equal, one OSA edit apart from 4 characters,
@@ -196,9 +236,9 @@ function findNear(index: TokenIndex, token: string): number[] {
   if (token.length < 4) return out;
   const consider = (v: number) => {
     if (out.includes(v)) return;
-    if (nearTokens(token, index.vocab[v] as string)) out.push(v);
+    if (nearTokens(token, index.vocab.at(v) as string)) out.push(v);
   };
-  const probe = (map: ReadonlyMap<string, number | number[]>, key: string) => {
+  const probe = (map: NearMap, key: string) => {
     const hit = map.get(key);
     if (hit === undefined) return;
     if (typeof hit === 'number') consider(hit);
@@ -230,7 +270,7 @@ function findNear(index: TokenIndex, token: string): number[] {
 export function documentTokens(index: TokenIndex, i: number): string[] {
   const out: string[] = [];
   for (let j = index.docStart[i] as number; j < (index.docStart[i + 1] as number); j++) {
-    out.push(index.vocab[index.docTok[j] as number] as string);
+    out.push(index.vocab.at(index.docTok[j] as number) as string);
   }
   return out;
 }
@@ -282,8 +322,6 @@ function spacedOtherwise(index: TokenIndex, doc: number, r: Respaced): boolean {
   return index.docWords[doc] !== r.words && Math.abs((index.docJoined[doc] as number) - r.joined) <= 1;
 }
 
-const spacings = new WeakMap<TokenIndex, SpacingIndex>();
-
 /**
  * Each document that can be the query written with other spacing and near-matches a query token (`hits`:
  * their near vocabulary ids), once, passed to `visit`: looked up by the ends of its joined form, not by
@@ -295,11 +333,7 @@ function spacedVariants(
   r: Respaced,
   visit: (doc: number) => void,
 ): void {
-  let spacing = spacings.get(index);
-  if (spacing === undefined) {
-    spacing = buildSpacingIndex(index.docJoined, index.docHead, index.docTail);
-    spacings.set(index, spacing);
-  }
+  const spacing = index.spacing;
   const s = index.scratch;
   for (const near of hits) for (const v of near) s.mask[v] = 1;
   const epoch = ++s.epoch;
@@ -321,17 +355,12 @@ function spacedVariants(
  * `words` ("Day Care" / "Daycare"), ascending.
  */
 export function sameJoined(index: TokenIndex, text: string, words: number): number[] {
-  let spacing = spacings.get(index);
-  if (spacing === undefined) {
-    spacing = buildSpacingIndex(index.docJoined, index.docHead, index.docTail);
-    spacings.set(index, spacing);
-  }
   const out = new Set<number>();
-  spacingCandidates(spacing, text, (doc) => {
+  spacingCandidates(index.spacing, text, (doc) => {
     if (index.docWords[doc] === words || index.docJoined[doc] !== text.length || out.has(doc)) return;
     let joined = '';
     for (let j = index.docStart[doc] as number; j < (index.docStart[doc + 1] as number); j++)
-      joined += index.vocab[index.docTok[j] as number];
+      joined += index.vocab.at(index.docTok[j] as number);
     if (joined === text) out.add(doc);
   });
   return [...out].sort((a, b) => a - b);
@@ -541,28 +570,25 @@ function mostShared(
   return { positions: kept, complete: complete && need <= 1, shared: kept.length > 0 ? need : 0 };
 }
 
-const sortedVocabs = new WeakMap<TokenIndex, string[]>();
-
 /**
  * Indexed words that start with `prefix` and are longer ("electr" → "electric", "electronics"), at most
  * `limit` of them, most frequent first (an abbreviation stands for a common word more often than not).
  */
 export function wordsWithPrefix(index: TokenIndex, prefix: string, limit: number): string[] {
-  let sorted = sortedVocabs.get(index);
-  if (sorted === undefined) {
-    sorted = [...index.vocab].sort();
-    sortedVocabs.set(index, sorted);
-  }
+  const sorted = index.sortedVocab;
+  const word = (i: number) => index.vocab.at(sorted[i] as number) as string;
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as string) < prefix) lo = mid + 1;
+    if (word(mid) < prefix) lo = mid + 1;
     else hi = mid;
   }
   const out: string[] = [];
-  for (let i = lo; i < sorted.length && (sorted[i] as string).startsWith(prefix); i++) {
-    if ((sorted[i] as string).length > prefix.length) out.push(sorted[i] as string);
+  for (let i = lo; i < sorted.length; i++) {
+    const w = word(i);
+    if (!w.startsWith(prefix)) break;
+    if (w.length > prefix.length) out.push(w);
   }
   const df = (w: string) => {
     const v = index.vocabId.get(w) as number;

@@ -1,5 +1,5 @@
 /**
- * The saved in-memory indexes (`indexes/persist.ts`): one row per part of an index's serialised form.
+ * The saved in-memory indexes (`indexes/persist.ts`): one row per part of an index's saved bytes (`indexes/format/container.ts`).
  * The table is created by the first engine that saves an index, not at open (most files never hold
  * one, and a readonly engine cannot create it), so the statements are prepared where they run, after
  * the table is known to exist, rather than once per database.
@@ -14,7 +14,9 @@ export const INDEX_CACHE_DDL = `CREATE TABLE IF NOT EXISTS index_cache (
 
 export const INDEX_CACHE_SQL = {
   exists: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_cache'`,
-  parts: 'SELECT stamp, data FROM index_cache WHERE name = ? ORDER BY part',
+  // Stamps first (without reading the blobs): a stale index is not read at all.
+  stamps: 'SELECT part, stamp FROM index_cache WHERE name = ? ORDER BY part',
+  data: 'SELECT data FROM index_cache WHERE name = ? ORDER BY part',
   remove: 'DELETE FROM index_cache WHERE name = ?',
   insert: 'INSERT INTO index_cache (name, part, stamp, data) VALUES (?, ?, ?, ?)',
 } as const;

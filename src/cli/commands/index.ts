@@ -1,0 +1,37 @@
+/** `prospectdb index --db FILE`: builds every index of a loaded file and saves it there. */
+import { parseArgs } from 'node:util';
+import { buildIndexes } from '../../core/warm.js';
+import { openEngine } from '../../engine.js';
+import { settleSnapshotFile } from '../../store/open.js';
+
+const HELP = `usage: prospectdb index --db FILE
+
+Builds every index of FILE's data (search and match, businesses and prospects) and saves them in FILE,
+so a later process answers its first query without building them. \`prospectdb load\` does this after
+loading; run it on a file loaded by an older version (or whose saved indexes are stale).`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help || !values.db) {
+    console.error(HELP);
+    return values.help ? 0 : 2;
+  }
+  const engine = openEngine({ path: values.db });
+  try {
+    const ms = buildIndexes(engine);
+    console.error(`search and match indexes built and saved in ${(ms / 1000).toFixed(1)}s`);
+  } finally {
+    await engine.state.close();
+    engine.close();
+  }
+  // Back out of WAL mode, as after a load: ready to be renamed over a file a server has open.
+  try {
+    settleSnapshotFile(values.db);
+  } catch (e) {
+    console.error(`prospectdb index: ${values.db} stays in WAL mode (${(e as Error).message})`);
+  }
+  return 0;
+}

@@ -1,0 +1,124 @@
+/**
+ * Many strings in typed arrays: one buffer of code units (one byte each when every string is Latin-1,
+ * as ids, domains and name keys mostly are; UTF-16 units otherwise) plus a `Uint32Array` of offsets, so
+ * a million names are three arrays instead of a million heap strings, saved and reopened as they are.
+ * A string is decoded when it is read (`at`), never ahead.
+ */
+import { registerCodec } from './container.js';
+
+/** What readers of a string column need: an array of strings satisfies it too. */
+export interface StringColumn {
+  readonly length: number;
+  at(i: number): string | undefined;
+}
+
+/** A {@link StringColumn} whose entries may be null. */
+export interface NullableStringColumn {
+  readonly length: number;
+  at(i: number): string | null | undefined;
+}
+
+/** `N` is `null` when entries may be null, `never` when none is. */
+export class StringList<N extends null = null> implements NullableStringColumn {
+  readonly length: number;
+  private readonly read: UnitReader;
+
+  private constructor(
+    private readonly units: Uint8Array | Uint16Array,
+    private readonly offsets: Uint32Array,
+    /** 1 where the entry is null; empty when none is. */
+    private readonly nulls: Uint8Array,
+  ) {
+    this.length = offsets.length - 1;
+    this.read = unitReader(units);
+  }
+
+  /**
+   * The strings of `values` (null kept as null).
+   * @example StringList.of(['acme', null, 'zürich']).at(2) // → 'zürich'
+   */
+  static of(values: ArrayLike<string>): StringList<never>;
+  static of(values: ArrayLike<string | null | undefined>): StringList;
+  static of(values: ArrayLike<string | null | undefined>): StringList<null> {
+    const n = values.length;
+    let total = 0;
+    let wide = false;
+    let anyNull = false;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (v === null || v === undefined) {
+        anyNull = true;
+        continue;
+      }
+      total += v.length;
+      if (!wide) for (let j = 0; j < v.length; j++) if (v.charCodeAt(j) > 0xff) wide = true;
+    }
+    const units = wide ? new Uint16Array(total) : new Uint8Array(total);
+    const offsets = new Uint32Array(n + 1);
+    const nulls = anyNull ? new Uint8Array(n) : new Uint8Array(0);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (v === null || v === undefined) nulls[i] = 1;
+      else for (let j = 0; j < v.length; j++) units[at++] = v.charCodeAt(j);
+      offsets[i + 1] = at;
+    }
+    return new StringList(units, offsets, nulls);
+  }
+
+  /** Entry `i` (undefined past the end, like an array). */
+  at(i: number): string | N | undefined {
+    if (!(i >= 0 && i < this.length)) return undefined;
+    if (this.nulls.length > 0 && this.nulls[i] === 1) return null as N;
+    return this.read(this.offsets[i] as number, this.offsets[i + 1] as number);
+  }
+
+  /** Entry `i` as a string ('' when null or absent). */
+  text(i: number): string {
+    return this.at(i) ?? '';
+  }
+
+  /** Bytes held by the arrays. */
+  get byteLength(): number {
+    return this.units.byteLength + this.offsets.byteLength + this.nulls.byteLength;
+  }
+
+  toSections(): { units: Uint8Array | Uint16Array; offsets: Uint32Array; nulls: Uint8Array } {
+    return { units: this.units, offsets: this.offsets, nulls: this.nulls };
+  }
+
+  /** A list over saved arrays, wrapped as they are (shape checks only: O(1)). */
+  static fromSections(s: Record<string, unknown>): StringList<null> {
+    const { units, offsets, nulls } = s;
+    if (!(units instanceof Uint8Array || units instanceof Uint16Array))
+      throw new Error('StringList: units must be a Uint8Array or Uint16Array');
+    if (!(offsets instanceof Uint32Array) || offsets.length < 1)
+      throw new Error('StringList: offsets must be a non-empty Uint32Array');
+    if (!(nulls instanceof Uint8Array) || (nulls.length !== 0 && nulls.length !== offsets.length - 1))
+      throw new Error('StringList: nulls must hold one byte per entry or none');
+    if (offsets[0] !== 0 || offsets[offsets.length - 1] !== units.length)
+      throw new Error('StringList: offsets do not span the units');
+    return new StringList<null>(units, offsets, nulls);
+  }
+}
+
+/** Decodes code units `[start, end)` of one buffer into a string. */
+export type UnitReader = (start: number, end: number) => string;
+
+/**
+ * A decoder of `units` through a `Buffer` view of the same bytes (no copy): Node's Latin-1 / UTF-16
+ * slices make a flat string in one native call, several times faster than building it from char codes.
+ */
+export function unitReader(units: Uint8Array | Uint16Array): UnitReader {
+  const bytes = Buffer.from(units.buffer, units.byteOffset, units.byteLength);
+  if (units instanceof Uint8Array) return (start, end) => bytes.toString('latin1', start, end);
+  // UTF-16 units are stored in the machine's order, little-endian on every platform Node runs on.
+  return (start, end) => bytes.toString('utf16le', start * 2, end * 2);
+}
+
+registerCodec({
+  name: 'StringList',
+  type: StringList,
+  toTree: (v) => v.toSections(),
+  fromTree: (t) => StringList.fromSections(t as Record<string, unknown>),
+});

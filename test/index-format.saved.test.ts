@@ -1,0 +1,205 @@
+/**
+ * Saved match indexes: a later (readonly) process opens them from the file instead of building, they
+ * answer exactly like freshly built ones, and a damaged or stale saved index is rebuilt, never used.
+ */
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildIndexes } from '../src/core/warm.js';
+import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js';
+import { openEngine, type Engine } from '../src/engine.js';
+import { Ids } from '../src/indexes/format/tables.js';
+import { BUSINESS_MATCH_FORM, type BusinessMatchIndex } from '../src/indexes/match/businesses.js';
+import { PROSPECT_MATCH_FORM, type ProspectMatchIndex } from '../src/indexes/match/prospects.js';
+import { TOKEN_INDEX_FORM, type TokenIndex } from '../src/indexes/match/token-index.js';
+import { savedIndex, type SavedForm } from '../src/indexes/persist.js';
+import { DEMO_DIR, DEMO_NOW, demoEngine } from './support/demo.js';
+
+let path: string;
+let fresh: Engine;
+const engines: Engine[] = [];
+const open = (file = path, readonly = true) => {
+  const e = openEngine({ path: file, readonly, clock: () => DEMO_NOW });
+  engines.push(e);
+  return e;
+};
+let names: string[];
+let people: [string, string][];
+
+beforeAll(async () => {
+  path = join(mkdtempSync(join(tmpdir(), 'pdb-format-')), 'demo.db');
+  const writer = openEngine({ path, clock: () => DEMO_NOW });
+  await writer.load(DEMO_DIR, { strict: true });
+  buildIndexes(writer);
+  writer.close();
+  fresh = await demoEngine(); // in memory: builds every index, saves none
+  engines.push(fresh);
+  names = fresh.db.prepare('SELECT name FROM businesses ORDER BY rowid LIMIT 400').pluck().all() as string[];
+  people = fresh.db
+    .prepare(
+      `SELECT p.full_name, b.name FROM prospects p JOIN businesses b ON b.rowid = p.business_rowid
+       ORDER BY p.rowid LIMIT 400`,
+    )
+    .raw()
+    .all() as [string, string][];
+}, 60_000);
+afterAll(() => engines.forEach((e) => e.closed || e.close()));
+
+const notBuilt = (): never => {
+  throw new Error('rebuilt instead of read back');
+};
+const read = <T>(engine: Engine, name: string, form: SavedForm<T>) =>
+  engine.indexes.get(savedIndex<T>(name, notBuilt, form));
+
+/** A random edit of `s` (substitute, delete, insert, swap) at `at`, or `s` itself. */
+const edit = (s: string, kind: number, at: number, ch: string): string => {
+  const i = s.length === 0 ? 0 : at % s.length;
+  if (kind === 0) return s.slice(0, i) + ch + s.slice(i + 1);
+  if (kind === 1) return s.slice(0, i) + s.slice(i + 1);
+  if (kind === 2) return s.slice(0, i) + ch + s.slice(i);
+  if (kind === 3 && i + 1 < s.length) return s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2);
+  return s;
+};
+const editArb = fc.tuple(fc.integer({ min: 0, max: 4 }), fc.nat(), fc.constantFrom('a', 'e', ' ', 'x', 'ö'));
+
+describe('saved match indexes', () => {
+  it('are read from the file by a later readonly process, as typed views', () => {
+    const reader = open();
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const b = read<BusinessMatchIndex>(reader, 'match.businesses', BUSINESS_MATCH_FORM);
+      const t = read<TokenIndex>(reader, 'match.businesses.tokens', TOKEN_INDEX_FORM);
+      const p = read<ProspectMatchIndex>(reader, 'match.prospects', PROSPECT_MATCH_FORM);
+      expect(b.size).toBe(2000);
+      expect(p.size).toBe(10_000);
+      expect(b.ids).toBeInstanceOf(Ids);
+      expect(b.byId.get(b.ids.at(17) as string)).toBe(17);
+      expect(t.vocab.length).toBeGreaterThan(100);
+      // The saved arrays are views over one buffer holding the whole index.
+      expect(p.wordPost.buffer).toBe(p.members.buffer);
+      // Matching on the reader uses these (no notice: nothing had to be built).
+      matchBusinessRows(reader, [{ name: names[0] as string }]);
+      matchProspectRows(reader, [{ full_name: people[0]![0], company_name: people[0]![1] }]);
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it('answer exactly like freshly built ones on random queries', () => {
+    const reader = open();
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(), editArb, fc.boolean()), { minLength: 1, maxLength: 8 }),
+        (picks) => {
+          const rows = picks.map(([n, [kind, at, ch], withCountry]) => ({
+            name: edit(names[n % names.length] as string, kind, at, ch),
+            ...(withCountry ? { country: 'us' } : {}),
+          }));
+          const options = { explain: true, alternatives: 3 };
+          expect(matchBusinessRows(reader, rows, options)).toEqual(matchBusinessRows(fresh, rows, options));
+        },
+      ),
+      { numRuns: 40 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), editArb, editArb), { minLength: 1, maxLength: 8 }), (picks) => {
+        const rows = picks.map(([n, [k1, a1, c1], [k2, a2, c2]]) => {
+          const [person, company] = people[n % people.length] as [string, string];
+          return { full_name: edit(person, k1, a1, c1), company_name: edit(company, k2, a2, c2) };
+        });
+        const options = { explain: true, alternatives: 3 };
+        expect(matchProspectRows(reader, rows, options)).toEqual(matchProspectRows(fresh, rows, options));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('are rebuilt, never used, when the saved bytes are damaged or truncated', () => {
+    const damages: ((b: Buffer) => Buffer)[] = [
+      (b) => b.subarray(0, b.length - 9), // truncated
+      (b) => Buffer.alloc(b.length), // zeroed
+      (b) => Buffer.from(b.toString('latin1').replace('"i32"', '"f64"'), 'latin1'), // a section retyped
+      (b) => Buffer.from(b.toString('latin1').replace('"Ids"', '"Idz"'), 'latin1'), // an unknown class
+    ];
+    for (const damage of damages) {
+      const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-bad-')), 'bad.db');
+      copyFileSync(path, file);
+      const w = open(file, false);
+      const blob = w.db
+        .prepare(`SELECT data FROM index_cache WHERE name = 'match.prospects' AND part = 0`)
+        .pluck()
+        .get() as Buffer;
+      w.db
+        .prepare(`UPDATE index_cache SET data = ? WHERE name = 'match.prospects' AND part = 0`)
+        .run(damage(blob));
+      let built = 0;
+      const index = w.indexes.get(
+        savedIndex<ProspectMatchIndex>(
+          'match.prospects',
+          () => {
+            built++;
+            return read<ProspectMatchIndex>(open(), 'match.prospects', PROSPECT_MATCH_FORM);
+          },
+          PROSPECT_MATCH_FORM,
+        ),
+      );
+      expect(built).toBe(1);
+      expect(index.size).toBe(10_000);
+    }
+  });
+
+  it('take a field read on first use from a rebuild when its saved bytes are damaged', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-lazy-')), 'lazy.db');
+    copyFileSync(path, file);
+    const w = open(file, false);
+    w.db.prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'match.prospects/names'`).run();
+    let built = 0;
+    const good = read<ProspectMatchIndex>(open(), 'match.prospects', PROSPECT_MATCH_FORM);
+    const index = w.indexes.get(
+      savedIndex<ProspectMatchIndex>(
+        'match.prospects',
+        () => {
+          built++;
+          return good;
+        },
+        PROSPECT_MATCH_FORM,
+      ),
+    );
+    // Opened from the saved form; the names are read (and found damaged) only when first used.
+    expect(built).toBe(0);
+    expect(index.ids.at(3)).toBe(good.ids.at(3));
+    expect(built).toBe(0);
+    expect(index.names.at(3)).toBe(good.names.at(3));
+    expect(built).toBe(1);
+  });
+
+  it('are rebuilt when their stamp is stale (another data version)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-stale-')), 'stale.db');
+    copyFileSync(path, file);
+    const w = open(file, false);
+    w.db.exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'`);
+    let built = 0;
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      w.indexes.get(
+        savedIndex<BusinessMatchIndex>(
+          'match.businesses',
+          () => {
+            built++;
+            return read<BusinessMatchIndex>(open(), 'match.businesses', BUSINESS_MATCH_FORM);
+          },
+          BUSINESS_MATCH_FORM,
+        ),
+      );
+      // One line on stderr says the file lacks it and how to save every index.
+      expect(stderr).toHaveBeenCalledTimes(1);
+      expect(String(stderr.mock.calls[0]?.[0])).toMatch(/prospectdb index --db/);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(built).toBe(1);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The saved-index container (`indexes/format/*`): every section type round trips, arrays come back as
+ * aligned views over the saved bytes (no copy), and bytes that are not a whole saved index are refused.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Bitset } from '../src/indexes/bitset.js';
+import { alignedCopy, decodeIndex, encodeIndex } from '../src/indexes/format/container.js';
+import { StringList } from '../src/indexes/format/strings.js';
+import { Ids, NearTable } from '../src/indexes/format/tables.js';
+import { KeyIndex } from '../src/indexes/hash/index.js';
+import '../src/indexes/persist.js'; // registers the Bitset codec
+
+const roundTrip = (tree: unknown) => decodeIndex(alignedCopy([encodeIndex(tree)]));
+
+const EVERY_ARRAY = {
+  u8: Uint8Array.from([0, 1, 255]),
+  i8: Int8Array.from([-128, 0, 127]),
+  u16: Uint16Array.from([0, 65535]),
+  i16: Int16Array.from([-32768, 32767]),
+  u32: Uint32Array.from([0, 0xffffffff]),
+  i32: Int32Array.from([-1, 2 ** 31 - 1]),
+  f32: Float32Array.from([1.5, -0.25]),
+  f64: Float64Array.from([Math.PI, -1e300, Number.NaN]),
+};
+
+describe('index container', () => {
+  it('round trips every typed array, empty ones, numbers, booleans, strings and nesting', () => {
+    const empty = Object.fromEntries(
+      Object.entries(EVERY_ARRAY).map(([k, a]) => [k, new (a.constructor as new (n: number) => unknown)(0)]),
+    );
+    const tree = {
+      arrays: EVERY_ARRAY,
+      empty,
+      // An odd-length array first: the next section must still start 8-byte aligned.
+      odd: Uint8Array.from([1, 2, 3]),
+      after: Float64Array.from([2.5]),
+      numbers: [0, -0, 1.25, Number.NaN, Infinity, -Infinity, 2 ** 53],
+      flags: [true, false],
+      text: ['', 'ascii', 'zürich', '東京', '😀 emoji', 'a"quoted\\back\nslash'],
+      nothing: [null, undefined],
+      nested: { deeper: { list: [Int32Array.from([7]), { x: 1 }] } },
+      // No typed form: stored through V8 serialisation.
+      map: new Map([['k', Uint32Array.from([1, 2])]]),
+    };
+    const back = roundTrip(tree) as typeof tree;
+    expect(back).toEqual(tree);
+    expect(Object.is(back.numbers[1], -0)).toBe(true);
+    for (const [k, a] of Object.entries(back.arrays)) {
+      expect(a.constructor).toBe(EVERY_ARRAY[k as keyof typeof EVERY_ARRAY].constructor);
+    }
+    expect(back.map).toBeInstanceOf(Map);
+  });
+
+  it('wraps the saved bytes: every array is an 8-byte-aligned view, nothing is copied', () => {
+    const bytes = alignedCopy([
+      encodeIndex({ a: Uint8Array.from([1]), b: Float64Array.from([1, 2]), c: EVERY_ARRAY }),
+    ]);
+    const back = decodeIndex(bytes) as { a: Uint8Array; b: Float64Array; c: Record<string, ArrayBufferView> };
+    for (const v of [back.a, back.b, ...Object.values(back.c)]) {
+      expect(v.buffer).toBe(bytes.buffer);
+      expect(v.byteOffset % 8).toBe(0);
+    }
+    // A write through the view lands in the saved bytes (a view, not a copy).
+    back.b[0] = 42;
+    expect((decodeIndex(bytes) as { b: Float64Array }).b[0]).toBe(42);
+  });
+
+  it('round trips string lists (nulls, empty strings, non-Latin-1) and the hash tables', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.string({ unit: 'grapheme', maxLength: 6 }), { nil: null })),
+        fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 6 })),
+        fc.array(fc.tuple(fc.string({ maxLength: 4 }), fc.nat({ max: 50 }))),
+        (values, keys, pairs) => {
+          const near = NearTable.builder();
+          for (const [k, v] of pairs) near.add(k, v);
+          const tree = {
+            list: StringList.of(values),
+            ids: Ids.of(keys),
+            near: near.finish(),
+            keys: KeyIndex.of(pairs),
+            bits: new Bitset(70, Uint32Array.from([1, 0, 0x20])),
+          };
+          const back = roundTrip(tree) as typeof tree;
+          expect(back.list).toBeInstanceOf(StringList);
+          expect(Array.from({ length: back.list.length }, (_, i) => back.list.at(i))).toEqual(values);
+          expect(back.list.at(values.length)).toBeUndefined();
+          expect(Array.from({ length: back.ids.length }, (_, i) => back.ids.at(i))).toEqual(keys);
+          keys.forEach((k, i) => expect(back.ids.get(k)).toBe(i));
+          expect(back.ids.get('\u0000absent')).toBeUndefined();
+          for (const [k] of pairs) {
+            expect(back.near.get(k)).toEqual(tree.near.get(k));
+            expect(back.keys.get(k)).toEqual(tree.keys.get(k));
+          }
+          expect(back.bits).toBeInstanceOf(Bitset);
+          expect(back.bits.has(69)).toBe(true);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('refuses bytes that are not a whole saved index', () => {
+    const bytes = encodeIndex({ a: Int32Array.from([1, 2, 3]), s: StringList.of(['x', 'y']) });
+    // Truncated anywhere (the header records the total length).
+    for (const cut of [0, 8, 20, bytes.length - 8, bytes.length - 1]) {
+      expect(() => decodeIndex(alignedCopy([bytes.slice(0, cut)]))).toThrow(/index format/);
+    }
+    // A bad magic.
+    const magic = bytes.slice();
+    magic[0] = 0x58;
+    expect(() => decodeIndex(magic)).toThrow(/bad magic/);
+    // A damaged header (not JSON, or a section pointing past the end).
+    const header = bytes.slice();
+    header[17] = 0x7b;
+    expect(() => decodeIndex(header)).toThrow();
+    const text = Buffer.from(bytes).toString('latin1');
+    const moved = Buffer.from(text.replace('["a","i32",0,3]', '["a","i32",8,9]'), 'latin1');
+    expect(() => decodeIndex(alignedCopy([new Uint8Array(moved)]))).toThrow(/out of bounds/);
+    // Bytes at an unaligned offset are refused rather than read misaligned.
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    expect(() => decodeIndex(shifted.subarray(1))).toThrow(/aligned/);
+  });
+
+  it('joins parts into one aligned buffer (one copy), and keeps one aligned part as it is', () => {
+    const bytes = encodeIndex({ a: Float64Array.from([1, 2, 3]) });
+    const parts = [bytes.subarray(0, 5), bytes.subarray(5, 30), bytes.subarray(30)];
+    expect(decodeIndex(alignedCopy(parts))).toEqual({ a: Float64Array.from([1, 2, 3]) });
+    expect(alignedCopy([bytes])).toBe(bytes);
+  });
+});
