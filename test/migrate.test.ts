@@ -8,7 +8,8 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js';
 import { openEngine } from '../src/engine.js';
 import { EngineError } from '../src/errors.js';
 import { decodeDoc } from '../src/store/codec.js';
@@ -114,17 +115,25 @@ describe('a file of the old layout', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
       new RegExp(
-        `^migrated ${path} from schema 4: 2000 businesses, 10000 prospects; [\\d.]+ MB → [\\d.]+ MB in`,
+        `^migrated ${path} from schema 4: 2000 businesses, 10000 prospects; [\\d.]+ MB → [\\d.]+ MB in [\\d.]+s \\(indexes built and saved in [\\d.]+s\\)`,
       ),
     );
     const engine = openEngine({ path, clock: () => DEMO_NOW });
+    // Migrate saved every index: answering builds none (a build says so on stderr).
+    const notices: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void notices.push(line));
     try {
       expect(await recordsGolden(engine)).toEqual(golden);
+      expect(matchProspectRows(engine, [{ full_name: 'x y', company_name: 'z' }])).toHaveLength(1);
+      expect(matchBusinessRows(engine, [{ name: 'z' }])).toHaveLength(1);
+      spy.mockRestore();
+      expect(notices).toEqual([]);
       expect(engine.info()).toMatchObject({
         schemaVersion: 5,
         counts: { businesses: 2000, prospects: 10_000 },
       });
     } finally {
+      spy.mockRestore();
       engine.close();
     }
     // Run again: nothing to do, said so.

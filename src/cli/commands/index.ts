@@ -19,19 +19,28 @@ export async function run(argv: string[]): Promise<number> {
     console.error(HELP);
     return values.help ? 0 : 2;
   }
-  const engine = openEngine({ path: values.db });
+  const ms = await saveEveryIndex(values.db);
+  console.error(`search and match indexes built and saved in ${(ms / 1000).toFixed(1)}s`);
+  return 0;
+}
+
+/**
+ * Builds and saves every index of the file at `path`, then backs the file out of WAL mode as a load
+ * does (ready to be renamed over a file a server has open). Returns the build time in ms.
+ */
+export async function saveEveryIndex(path: string): Promise<number> {
+  const engine = openEngine({ path });
+  let ms: number;
   try {
-    const ms = buildIndexes(engine);
-    console.error(`search and match indexes built and saved in ${(ms / 1000).toFixed(1)}s`);
+    ms = buildIndexes(engine);
   } finally {
     await engine.state.close();
     engine.close();
   }
-  // Back out of WAL mode, as after a load: ready to be renamed over a file a server has open.
   try {
-    settleSnapshotFile(values.db);
+    settleSnapshotFile(path);
   } catch (e) {
-    console.error(`prospectdb index: ${values.db} stays in WAL mode (${(e as Error).message})`);
+    console.error(`prospectdb: ${path} stays in WAL mode (${(e as Error).message})`);
   }
-  return 0;
+  return ms;
 }
