@@ -14,6 +14,7 @@ import { openEngine, type Engine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
 import { serve } from '../../serve.js';
 import { rateLimitOption, untilSignal } from './serve.js';
+import { SCHEMA_VERSION } from '../../store/schema.js';
 import { DEMO_SQL } from '../../store/sql/meta.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/demo', import.meta.url));
@@ -39,7 +40,8 @@ function fingerprint(dir: string): string {
 
 async function loadCached(snapshot: string, cacheDir: string, options: FacadeOptions): Promise<Engine> {
   mkdirSync(cacheDir, { recursive: true });
-  const file = join(cacheDir, `demo-${fingerprint(snapshot)}.db`);
+  // The layout version in the name: a newer prospectdb loads its own copy instead of refusing an old one.
+  const file = join(cacheDir, `demo-v${SCHEMA_VERSION}-${fingerprint(snapshot)}.db`);
   if (existsSync(file)) {
     const engine = openEngine({ path: file, ...options } as EngineOptions);
     if (engine.info().snapshotId) return engine;
