@@ -5,7 +5,7 @@ import { ENRICHMENTS } from '../src/core/enrich/table.js';
 import type { Engine } from '../src/engine.js';
 import { buildRouter, handle } from '../src/facade/handle.js';
 import { routes } from '../src/facade/routes/enrich.js';
-import { decodeDoc } from '../src/store/load.js';
+import { decodeDoc } from '../src/store/codec.js';
 import { demoEngine } from './support/demo.js';
 import { account } from './support/job-child.js';
 

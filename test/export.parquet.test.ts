@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Column } from '../src/export/columns.js';
 import { writeParquetFile } from '../src/export/parquet.js';
-import { storedBatch } from '../src/core/export.js';
+import { storedBatch } from '../src/core/stored-records.js';
 import { packJson } from '../src/store/msgpack.js';
 
 const COLUMNS: Column[] = [

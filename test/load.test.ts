@@ -6,7 +6,7 @@ import { pack } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine.js';
 import { EngineError } from '../src/errors.js';
-import { decodeDoc } from '../src/store/load.js';
+import { decodeDoc } from '../src/store/codec.js';
 
 const B1 = 'a'.repeat(32);
 const B2 = 'b'.repeat(32);

@@ -36,8 +36,6 @@ import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectR
 import { BUSINESS_PREVIEW_KEYS, pick, PROSPECT_PREVIEW_KEYS, unpackWire } from '../store/wire.js';
 import { recentBusinessEvents, type FetchMode } from './records.js';
 
-export { storedBatch, type ExportSource, type StoredBatch } from './stored-records.js';
-
 /** An export in progress: iterate it with `for await`; `total` is known from the start. */
 export interface RecordExport extends AsyncIterableIterator<Record<string, unknown>> {
   /** Number of records the export yields. */

@@ -421,7 +421,7 @@ export class ColumnarBatch {
 
   /** A stored value array: value `e` is column `positions[e]`. */
   private addValues(b: Uint8Array, stamp: number, replace?: Record<string, unknown>): void {
-    const { positions, seen, columns } = this;
+    const { positions, seen } = this;
     const n = arrayLength(b, 0);
     let p = headerEnd;
     for (let e = 0; e < n; e++) {
@@ -431,17 +431,23 @@ export class ColumnarBatch {
         continue;
       }
       seen[col] = stamp;
-      const name = columns[col]!.name;
-      if (replace && name in replace) {
-        this.appendValue(col, replace[name]);
-        p = skip(b, p);
-      } else p = this.appendStored(col, b, p);
+      p = this.appendField(col, b, p, replace);
     }
+  }
+
+  /** The value at `p` into column `col`, or its replacement when `replace` has one; the end of the value. */
+  private appendField(col: number, b: Uint8Array, p: number, replace?: Record<string, unknown>): number {
+    const name = this.columns[col]!.name;
+    if (replace && name in replace) {
+      this.appendValue(col, replace[name]);
+      return skip(b, p);
+    }
+    return this.appendStored(col, b, p);
   }
 
   /** A stored map: keys matched against the column names. */
   private addMap(b: Uint8Array, stamp: number, replace?: Record<string, unknown>): void {
-    const { keys, seen, columns } = this;
+    const { keys, seen } = this;
     const n = mapLength(b, 0);
     if (n < 0) throw new Error('export: a stored record is not a MessagePack map or array');
     let p = headerEnd;
@@ -470,11 +476,7 @@ export class ColumnarBatch {
       }
       expect = col + 1;
       seen[col] = stamp;
-      const name = columns[col]!.name;
-      if (replace && name in replace) {
-        this.appendValue(col, replace[name]);
-        p = skip(b, p);
-      } else p = this.appendStored(col, b, p);
+      p = this.appendField(col, b, p, replace);
     }
   }
 

@@ -17,16 +17,12 @@ import {
   type StreamFile,
   type StreamName,
 } from '../snapshot/files.js';
-import { decodeDoc, docCodec } from './codec.js';
 import { refreshProspectCompanies } from './load-companies.js';
 import { leaveWal, restoreWal } from './load-journal.js';
 import { LoadPool, threadable } from './load-pool.js';
 import { loadStream } from './load-stream.js';
 import type { LoadIssue, LoadOptions, LoadReport, StreamReport } from './load-report.js';
 import { getMeta, setMeta, type Db } from './open.js';
-
-// Kept for callers that read stored records through the loader's module (the codec is `codec.ts`).
-export { decodeDoc, docCodec };
 
 export type { LoadIssue, LoadOptions, LoadProgress, LoadReport, StreamReport } from './load-report.js';
 

@@ -15,7 +15,7 @@ import {
   splitKey,
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
-import type { KeyIndex } from '../../indexes/match/key-index.js';
+import type { KeyIndex } from '../../indexes/hash/index.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
 import { candidates, nearVocabulary, sameJoined, type TokenIndex } from '../../indexes/match/token-index.js';
 import { companyMatchName } from '../../normalise/index.js';

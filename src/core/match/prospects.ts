@@ -8,7 +8,7 @@
  * `business_id`, and the reverse.
  */
 import type { Context } from '../../runtime/context.js';
-import type { KeyIndex } from '../../indexes/match/key-index.js';
+import type { KeyIndex } from '../../indexes/hash/index.js';
 import { prospectMatchIndex, type ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import {
   linkedinPersonSlug,
