@@ -4,7 +4,8 @@
  * - ```ts / ```js blocks are written to a temporary module whose `prospectdb` and `prospectdb/server`
  *   imports point at `src/`, then imported here, with the working directory in a temporary folder that
  *   holds `prospects.db` (the demo snapshot, loaded once) and the input files the pages name. A block
- *   that uses `engine` without declaring it gets the shared engine over that file.
+ *   that uses `engine` without declaring it gets the shared engine over that file. A single-line
+ *   `console.log(x); // → text` is checked: what it prints must contain `text`.
  * - ```sh / ```bash blocks run in bash (`set -euo pipefail`) in the same folder, with `prospectdb` and
  *   `npx prospectdb` running the built CLI (`dist/`, built first when stale). Every command of a runnable
  *   block must be a prospectdb command (or `mv`/`cp`/`cat`); anything else must be marked.
@@ -30,7 +31,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { formatWithOptions, promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIndexes } from '../src/core/warm.js';
 import { openEngine, type Engine } from '../src/engine.js';
@@ -108,6 +109,27 @@ function shellCommands(code: string): string[] {
     .map((l) => l.replace(/(^|\s)#.*$/, '').trim())
     .filter(Boolean);
 }
+/** Collapses runs of white space, so a printed object reads as its one-line comment. */
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * A single-line `console.log(ARGS); // → TEXT` becomes a call that records what it prints, and TEXT
+ * (white space collapsed) is what that print must contain. Other lines are left as they are.
+ */
+export function withPrintChecks(code: string): { source: string; expected: string[] } {
+  const expected: string[] = [];
+  const source = code
+    .split('\n')
+    .map((line) => {
+      const m = /^(\s*)console\.log\((.*)\);\s*\/\/\s*→\s*(.+)$/.exec(line);
+      if (!m) return line;
+      expected.push(oneLine(m[3]!));
+      return `${m[1]}(globalThis as unknown as { __docsPrinted: (a: unknown[]) => void }).__docsPrinted([${m[2]}]);`;
+    })
+    .join('\n');
+  return { source, expected };
+}
+
 const RUNNABLE_SHELL = /^(?:[A-Z_]+=\$\()?(?:npx )?prospectdb\s|^(?:mv|cp|cat)\s/;
 
 let world: string;
@@ -235,11 +257,13 @@ describe('the code blocks of README.md and docs/', () => {
     120_000,
   );
   it.each(of('ts').map((b, i) => [where(b), b, i] as const))(
-    '%s runs against the library',
+    '%s runs against the library, printing what its `// →` comments say',
     async (_, b, i) => {
-      const source = b.code
-        .replace(/from 'prospectdb\/server'/g, `from ${JSON.stringify(join(ROOT, 'src/server.ts'))}`)
-        .replace(/from 'prospectdb'/g, `from ${JSON.stringify(join(ROOT, 'src/index.ts'))}`);
+      const { source, expected } = withPrintChecks(
+        b.code
+          .replace(/from 'prospectdb\/server'/g, `from ${JSON.stringify(join(ROOT, 'src/server.ts'))}`)
+          .replace(/from 'prospectdb'/g, `from ${JSON.stringify(join(ROOT, 'src/index.ts'))}`),
+      );
       const declaresEngine = /\b(const|let|var)\s+engine\b/.test(source);
       const prelude = declaresEngine
         ? ''
@@ -247,12 +271,17 @@ describe('the code blocks of README.md and docs/', () => {
       const file = join(blockDir, `block-${i}.ts`);
       writeFileSync(file, `${prelude}${source}\nexport {};\n`);
       (globalThis as unknown as { __docsEngine: Engine }).__docsEngine = engine;
+      const printed: string[] = [];
+      (globalThis as unknown as { __docsPrinted: (args: unknown[]) => void }).__docsPrinted = (args) =>
+        printed.push(oneLine(formatWithOptions({ colors: false, depth: 4 }, ...args)));
       const log = vi.spyOn(console, 'log').mockImplementation(() => {});
       try {
         await import(pathToFileURL(file).href);
       } finally {
         log.mockRestore();
       }
+      expect(printed.length, 'every checked console.log ran').toBe(expected.length);
+      expected.forEach((want, k) => expect(printed[k], `printed line ${k + 1}`).toContain(want));
     },
     120_000,
   );
