@@ -9,6 +9,8 @@
  * - ```sh / ```bash blocks run in bash (`set -euo pipefail`) in the same folder, with `prospectdb` and
  *   `npx prospectdb` running the built CLI (`dist/`, built first when stale). Every command of a runnable
  *   block must be a prospectdb command (or `mv`/`cp`/`cat`); anything else must be marked.
+ * - ```ts installed blocks run in plain Node (no tsx) from the folder, importing the BUILT package by
+ *   name, as a user's project does.
  * - ```json blocks parse.
  * - A block that is intentionally not run says so: the language `text`, or `no-run` after the language
  *   (```sh no-run). Those are counted, and the counts per kind are part of the expected result, so no
@@ -45,6 +47,8 @@ interface Block {
   line: number;
   lang: string;
   noRun: boolean;
+  /** `installed` after the language: run as a plain Node module importing the BUILT package by name. */
+  installed: boolean;
   code: string;
 }
 
@@ -80,6 +84,7 @@ export function extractBlocks(file: string, text: string): Block[] {
       line: i + 1,
       lang: info[0] ?? '',
       noRun: info.slice(1).includes('no-run'),
+      installed: info.slice(1).includes('installed'),
       code: body.join('\n'),
     });
     i = j;
@@ -87,10 +92,11 @@ export function extractBlocks(file: string, text: string): Block[] {
   return blocks;
 }
 
-type Kind = 'ts' | 'sh' | 'json' | 'text' | 'no-run' | 'unmarked';
+type Kind = 'ts' | 'installed' | 'sh' | 'json' | 'text' | 'no-run' | 'unmarked';
 function kindOf(b: Block): Kind {
   if (b.lang === 'text') return 'text';
   if (b.noRun) return 'no-run';
+  if (b.installed && ['ts', 'js'].includes(b.lang)) return 'installed';
   if (['ts', 'typescript', 'js', 'javascript'].includes(b.lang)) return 'ts';
   if (['sh', 'bash', 'shell'].includes(b.lang)) return 'sh';
   if (b.lang === 'json') return 'json';
@@ -233,7 +239,7 @@ describe('the code blocks of README.md and docs/', () => {
     const unmarked = of('unmarked').map((b) => `${where(b)} (\`\`\`${b.lang})`);
     expect(unmarked, 'give each block a language: ts, sh, json, text, or `<lang> no-run`').toEqual([]);
     const counts = Object.fromEntries(
-      (['ts', 'sh', 'json', 'text', 'no-run'] as const).map((k) => [k, of(k).length]),
+      (['ts', 'installed', 'sh', 'json', 'text', 'no-run'] as const).map((k) => [k, of(k).length]),
     );
     // Change these when a page adds or removes a block: a block never changes kind unnoticed.
     expect(counts).toEqual(EXPECTED_COUNTS);
@@ -253,6 +259,24 @@ describe('the code blocks of README.md and docs/', () => {
         env: { ...process.env, PATH: `${join(world, '.bin')}:${process.env.PATH ?? ''}` },
         maxBuffer: 64 << 20,
       });
+    },
+    120_000,
+  );
+  it.each(of('installed').map((b, i) => [where(b), b, i] as const))(
+    '%s runs in plain Node from the installed package, printing what its `// →` comments say',
+    async (_, b, i) => {
+      // The folder has node_modules/prospectdb (the package root): `import 'prospectdb'` resolves through
+      // package.json `exports` to dist/, as in a user's project. The block must be plain JavaScript.
+      const file = join(world, `installed-${i}.mjs`);
+      writeFileSync(file, b.code);
+      const { stdout } = await run('node', [file], { cwd: world, maxBuffer: 64 << 20 });
+      const out = oneLine(stdout);
+      let from = 0;
+      for (const want of withPrintChecks(b.code).expected) {
+        const at = out.indexOf(want, from);
+        expect(at, `prints ${want} (after what it printed before)`).toBeGreaterThanOrEqual(0);
+        from = at + want.length;
+      }
     },
     120_000,
   );
@@ -288,4 +312,4 @@ describe('the code blocks of README.md and docs/', () => {
 });
 
 /** How many blocks of each kind the pages hold. */
-const EXPECTED_COUNTS = { ts: 18, sh: 14, json: 4, text: 15, 'no-run': 13 };
+const EXPECTED_COUNTS = { ts: 17, installed: 1, sh: 14, json: 4, text: 15, 'no-run': 13 };
