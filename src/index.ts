@@ -21,6 +21,7 @@ export {
    */
   openEngine,
 } from './engine.js';
+export { DEMO_SNAPSHOT } from './demo-snapshot.js';
 
 // The core without accounts or credits (what `engine.handle` calls after validation and charging).
 export {

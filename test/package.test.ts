@@ -2,7 +2,7 @@
  * The package as a user gets it: the BUILT `dist/`, imported by name (`prospectdb`,
  * `prospectdb/server`) through package.json `exports` from a plain Node process (no tsx, no vitest
  * transform), every exported function called on the demo snapshot (`support/use-package.mjs`). Also:
- * the README's functions are all exported and documented, and the entries load only what they need.
+ * the functions the docs show are all exported and documented, and the entries load only what they need.
  *
  * `dist/` exists after `npm ci` (its `prepare` script builds it); when it is missing or older than a
  * source file, the setup builds it first (~20 s of CPU).
@@ -62,7 +62,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Every function of the README's "Use it as a library", "Notebooks", "Match" and "Benchmarks". */
+/** Every function of docs/api.md (the README's quickstart and the docs pages call them). */
 const ROOT_FUNCTIONS = [
   'autocomplete',
   'buildIndexes',
@@ -100,12 +100,19 @@ describe('the built package, imported by name', () => {
     expect(used.exports.EngineError).toBe('class');
   });
 
-  it('has every function the README calls on an engine, and every name the README imports', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('has every function the docs call on an engine, and every name the docs import', () => {
+    const readme = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ]
+      .map((f) => readFileSync(join(ROOT, f), 'utf8'))
+      .join('\n');
     const called = new Set([...readme.matchAll(/(?<![.\w])(\w+)\(engine\b/g)].map((m) => m[1]!));
     expect(called.size).toBeGreaterThan(10);
     for (const name of called)
-      expect(used.exports[name] ?? used.server[name], `README calls ${name}(engine…)`).toBe('function');
+      expect(used.exports[name] ?? used.server[name], `the docs call ${name}(engine…)`).toBe('function');
     const imports = [...readme.matchAll(/import \{([^}]*)\} from '(prospectdb(?:\/server)?)'/g)];
     expect(imports.length).toBeGreaterThan(3);
     for (const [, names, from] of imports)
