@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { createAccount } from '../src/account/accounts.js';
 import { openEngine } from '../src/engine.js';
 import { SPEC_ROUTES } from '../src/facade/spec.js';
-import { serve } from '../src/serve.js';
+import { serve } from '../src/serve/index.js';
 import { hostileString } from '../test/support/hostile.js';
 
 const { values } = parseArgs({

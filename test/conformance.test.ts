@@ -14,7 +14,7 @@ import type { FacadeResponse } from '../src/facade/types.js';
 import { demoEngine } from './support/demo.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const spec = JSON.parse(readFileSync(new URL('./spec/openapi-v1.json', import.meta.url), 'utf8')) as {
+const spec = JSON.parse(readFileSync(new URL('../docs/spec/openapi-v1.json', import.meta.url), 'utf8')) as {
   components: unknown;
   paths: Record<
     string,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount } from '../src/account/accounts.js';
 import { generateKey, hashKey, keyMatches, sameSecret } from '../src/account/keys.js';
 import { openEngine, type Engine } from '../src/engine.js';
-import { serve, type RunningServer } from '../src/serve.js';
+import { serve, type RunningServer } from '../src/serve/index.js';
 import { send, type Reply } from './support/http-client.js';
 
 let now = Date.parse('2026-11-01T12:00:00Z');

@@ -12,7 +12,7 @@ import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/account/accounts.js';
 import type { Engine } from '../src/engine.js';
-import { serve, type RunningServer } from '../src/serve.js';
+import { serve, type RunningServer } from '../src/serve/index.js';
 import { DEMO_DIR, demoEngine } from './support/demo.js';
 import { heavyRequests, type HeavyRequest } from './support/heavy.js';
 import { quantile, send } from './support/http-client.js';

@@ -9,17 +9,17 @@
  * await server.close();
  */
 import type { Server } from 'node:http';
-import type { Engine } from './engine.js';
+import type { Engine } from '../engine.js';
 import {
   createNodeServer,
   startHttpServer,
   type HttpServerOptions,
   type MountedHandler,
   type RunningServer,
-} from './http/server.js';
-import { mcpHttpHandler, type McpHttpOptions } from './mcp/http.js';
+} from '../http/server.js';
+import { mcpHttpHandler, type McpHttpOptions } from '../mcp/http.js';
 
-export type { RunningServer } from './http/server.js';
+export type { RunningServer } from '../http/server.js';
 
 export interface ServeOptions extends Omit<HttpServerOptions, 'mount'> {
   /** The agent tool server (`/mcp` with its OAuth endpoints); on by default, `false` turns it off. */

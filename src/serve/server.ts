@@ -24,7 +24,7 @@ export {
   createHttpServer,
   type RunningServer,
   type ServeOptions,
-} from './serve.js';
+} from './index.js';
 export {
   /**
    * The MCP tool server's node:http handler (`/mcp`, OAuth endpoints); resolves true when it answered.
@@ -33,4 +33,4 @@ export {
   mcpHttpHandler,
   type McpHttpHandler,
   type McpHttpOptions,
-} from './mcp/http.js';
+} from '../mcp/http.js';

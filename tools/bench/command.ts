@@ -8,11 +8,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultCacheDir } from '../../bench/data.js';
-import { charts, comparisonRows, toHtml, toMarkdown } from '../../bench/render.js';
-import { advantage, compareReports, fmt, parseReport, ratioText } from '../../bench/report.js';
-import { runBench } from '../../bench/run.js';
-import { textTable } from '../table.js';
+import { defaultCacheDir } from './data.js';
+import { charts, comparisonRows, toHtml, toMarkdown } from './render.js';
+import { advantage, compareReports, fmt, parseReport, ratioText } from './report.js';
+import { runBench } from './run.js';
+import { textTable } from '../../src/cli/table.js';
 
 const USAGE = `usage: prospectdb bench [--businesses N --prospects M | --db FILE] [options]
        prospectdb bench --compare A.json B.json

@@ -5,10 +5,10 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine } from '../engine.js';
+import { openEngine } from '../../src/engine.js';
 import { generateSnapshot } from '../generate/index.js';
-import { buildIndexes } from '../core/warm.js';
-import { SCHEMA_VERSION } from '../store/schema.js';
+import { buildIndexes } from '../../src/core/warm.js';
+import { SCHEMA_VERSION } from '../../src/store/schema.js';
 
 /** `$XDG_CACHE_HOME/prospectdb`, else `~/.cache/prospectdb`. */
 export function defaultCacheDir(): string {

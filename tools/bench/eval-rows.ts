@@ -3,8 +3,8 @@
  * kind (typos, legal forms, URL forms, nicknames, …). Shared by `prospectdb bench` and the match benches
  * in `bench/match/`.
  */
-import type { BusinessRowInput, ProspectRowInput } from '../core/match/index.js';
-import type { BusinessRecordInput, ProspectRecordInput } from '../schemas/records.js';
+import type { BusinessRowInput, ProspectRowInput } from '../../src/core/match/index.js';
+import type { BusinessRecordInput, ProspectRecordInput } from '../../src/schemas/records.js';
 import {
   abbreviate,
   caseChange,

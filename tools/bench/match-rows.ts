@@ -3,15 +3,15 @@
  * rows (every perturbation kind of `eval-rows.ts`, plus rows for entities not in the database), drawn
  * with a seeded generator from the database itself, so the same command works on a user's file.
  */
-import type { BusinessRowInput, ProspectRowInput } from '../core/match/index.js';
-import type { Engine } from '../engine.js';
+import type { BusinessRowInput, ProspectRowInput } from '../../src/core/match/index.js';
+import type { Engine } from '../../src/engine.js';
 import {
   businesses as generatedBusinesses,
   makePlan,
   prospects as generatedProspects,
 } from '../generate/index.js';
-import { companyMatchKey } from '../normalise/company.js';
-import { decodeDoc, fileCodec } from '../store/codec.js';
+import { companyMatchKey } from '../../src/normalise/company.js';
+import { decodeDoc, fileCodec } from '../../src/store/codec.js';
 import {
   BUSINESS_KINDS,
   businessRow,

@@ -6,9 +6,9 @@
  * Prints one JSON line: `{openMs, firstFetchMs, firstMatchMs, baselineMs, rss, baselineRss, startRss}`.
  */
 import Database from 'better-sqlite3';
-import { matchBusinessRows, matchProspectRows } from '../core/match/index.js';
-import { fetchProspects } from '../core/fetch.js';
-import { openEngine } from '../engine.js';
+import { matchBusinessRows, matchProspectRows } from '../../src/core/match/index.js';
+import { fetchProspects } from '../../src/core/fetch.js';
+import { openEngine } from '../../src/engine.js';
 
 const path = process.argv[2];
 if (path === undefined) throw new Error('usage: open-child.js DB');

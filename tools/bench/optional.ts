@@ -6,9 +6,9 @@
 import type * as DuckDB from '@duckdb/node-api';
 import type Fuse from 'fuse.js';
 import type MiniSearch from 'minisearch';
-import type { BusinessRowInput } from '../core/match/index.js';
-import type { Engine } from '../engine.js';
-import { companyMatchKey } from '../normalise/company.js';
+import type { BusinessRowInput } from '../../src/core/match/index.js';
+import type { Engine } from '../../src/engine.js';
+import { companyMatchKey } from '../../src/normalise/company.js';
 import type { Labelled } from './match-rows.js';
 import { plainDomain } from './match-rows.js';
 

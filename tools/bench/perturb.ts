@@ -4,7 +4,7 @@
  * case and Gmail variants, phone formats, nicknames, middle names. All driven by a seeded generator.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { GIVEN_VARIANTS } from '../normalise/nicknames.js';
+import { GIVEN_VARIANTS } from '../../src/normalise/nicknames.js';
 
 /** A small seeded PRNG (mulberry32). */
 export class Prng {

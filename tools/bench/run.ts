@@ -7,16 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { evaluateMatches, scores, type Evaluation } from '../core/match/evaluate.js';
+import { evaluateMatches, scores, type Evaluation } from '../../src/core/match/evaluate.js';
 import {
   matchBusinessRows,
   matchProspectRows,
   type BusinessRowInput,
   type ProspectRowInput,
-} from '../core/match/index.js';
-import { openEngine, type Engine } from '../engine.js';
-import { buildIndexes } from '../core/warm.js';
-import { companyMatchKey } from '../normalise/company.js';
+} from '../../src/core/match/index.js';
+import { openEngine, type Engine } from '../../src/engine.js';
+import { buildIndexes } from '../../src/core/warm.js';
+import { companyMatchKey } from '../../src/normalise/company.js';
 import { generatedDatabase, secs } from './data.js';
 import { benchRows, exactMaps, plainDomain, type ExactMaps, type Labelled } from './match-rows.js';
 import { distribution, rowsPerSecond } from './measure.js';
@@ -50,15 +50,19 @@ export interface BenchOptions {
 
 const MB = 1024 * 1024;
 
+/** The version in the repository's package.json: two folders up from source, three from dist-tools/. */
 function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
+  for (const up of ['../../package.json', '../../../package.json'])
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'prospectdb') return pkg.version ?? 'unknown';
+    } catch {
+      // not at this depth
+    }
+  return 'unknown';
 }
 
 function latency(

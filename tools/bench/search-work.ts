@@ -4,12 +4,12 @@
  * stored columns, `LIKE` prefixes, `OFFSET` pages), measured in the same run, interleaved.
  */
 import type { Statement } from 'better-sqlite3';
-import { autocomplete } from '../core/autocomplete.js';
-import { fetchProspects } from '../core/fetch.js';
-import { prospectStats } from '../core/stats.js';
-import type { Engine } from '../engine.js';
-import type { ProspectFilters } from '../schemas/filters.js';
-import type { AutocompleteQuery } from '../schemas/search.js';
+import { autocomplete } from '../../src/core/autocomplete.js';
+import { fetchProspects } from '../../src/core/fetch.js';
+import { prospectStats } from '../../src/core/stats.js';
+import type { Engine } from '../../src/engine.js';
+import type { ProspectFilters } from '../../src/schemas/filters.js';
+import type { AutocompleteQuery } from '../../src/schemas/search.js';
 import { timeEach } from './measure.js';
 import { Prng } from './perturb.js';
 

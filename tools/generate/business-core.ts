@@ -2,14 +2,14 @@
  * The identity of a business — id, name, domain, place, size — drawn from its own generator. It is
  * what prospects, events, lookalikes and hierarchies need to know about a company, so it is cheap.
  */
-import { COMPANY_REVENUES, COMPANY_SIZES, type CompanyRevenue, type CompanySize } from '../schemas/enums.js';
+import { COMPANY_REVENUES, COMPANY_SIZES, type CompanyRevenue, type CompanySize } from '../../src/schemas/enums.js';
 import { INDUSTRIES, type Industry } from './data/industries.js';
-import { COUNTRIES, type CityRow, type CountrySpec } from '../schemas/places.js';
+import { COUNTRIES, type CityRow, type CountrySpec } from '../../src/schemas/places.js';
 import { pickCity } from './location.js';
-import { companyKey } from '../normalise/index.js';
+import { companyKey } from '../../src/normalise/index.js';
 import { coreName, joinName, legalParts, type NameParts } from './naming.js';
 import type { Plan } from './plan-types.js';
-import { Rng, STREAM, Weighted } from './rng.js';
+import { Rng, STREAM, Weighted } from '../rng.js';
 import { ascii, slug } from './text.js';
 
 export type EmailPattern = 'first.last' | 'flast' | 'first' | 'firstl' | 'first_last';

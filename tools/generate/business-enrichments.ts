@@ -5,14 +5,14 @@
  * Over 400 lines on purpose: one builder per enrichment payload of api-reference §14.4 (a table of small
  * functions).
  */
-import { COMPANY_SIZES } from '../schemas/enums.js';
+import { COMPANY_SIZES } from '../../src/schemas/enums.js';
 import { FUNDING_STAGES, INVESTORS } from './data/companies.js';
 import { CULTURES } from './data/names.js';
 import { categoryLabel, type TechStack } from './data/tech.js';
 import { businessCore, type BusinessCore } from './business-core.js';
 import { countryName, postcode, regionName } from './location.js';
 import type { Plan } from './plan-types.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../rng.js';
 import { isoDay, isoTime, monthDate, slug } from './text.js';
 
 export interface BusinessFacts {

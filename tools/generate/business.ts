@@ -1,5 +1,5 @@
 /** Business records (snapshot-format.md § businesses), one at a time from the plan. */
-import { INTENT_LEVELS, type IntentLevel } from '../schemas/enums.js';
+import { INTENT_LEVELS, type IntentLevel } from '../../src/schemas/enums.js';
 import {
   TECH,
   TECH_CATEGORIES,
@@ -13,7 +13,7 @@ import { businessCore, type BusinessCore } from './business-core.js';
 import { businessEnrichments } from './business-enrichments.js';
 import { countryName, regionName } from './location.js';
 import type { Plan } from './plan.js';
-import { Rng, STREAM, Weighted } from './rng.js';
+import { Rng, STREAM, Weighted } from '../rng.js';
 
 export type { TechStack } from './data/tech.js';
 

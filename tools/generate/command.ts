@@ -1,4 +1,4 @@
-/** `prospectdb generate --out DIR …`: writes a seeded synthetic snapshot (src/generate). */
+/** `prospectdb generate --out DIR …`: writes a seeded synthetic snapshot (tools/generate). */
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_AS_OF,
@@ -6,7 +6,7 @@ import {
   FORMATS,
   generateSnapshot,
   type SnapshotFormat,
-} from '../../generate/index.js';
+} from './index.js';
 
 const HELP = `usage: prospectdb generate --out DIR [--businesses N] [--prospects N] [--events N]
                           [--seed S] [--as-of ISO] [--format jsonl|jsonl.gz|msgpack]

@@ -11,7 +11,7 @@ import {
   PROSPECT_EVENT_TYPES,
   type BusinessEventType,
   type ProspectEventType,
-} from '../schemas/enums.js';
+} from '../../src/schemas/enums.js';
 import { AWARD_BODIES, AWARDS, FUNDING_STAGES, INVESTORS, NEWS_SITES } from './data/companies.js';
 import { TITLES_BY_DEPARTMENT } from './data/jobs.js';
 import { businessCore, type BusinessCore } from './business-core.js';
@@ -19,7 +19,7 @@ import { countryName } from './location.js';
 import { person } from './person.js';
 import { employedCount, type Plan } from './plan.js';
 import { prospectAt } from './prospect.js';
-import { Rng, STREAM, Weighted } from './rng.js';
+import { Rng, STREAM, Weighted } from '../rng.js';
 import { isoDay, isoTime, slug } from './text.js';
 
 type EventType = BusinessEventType | ProspectEventType;

@@ -1,8 +1,8 @@
 /** Where a company or person is: a real city of a country, with its region and metro area. */
-import { COUNTRY_NAME_BY_CODE, REGION_NAME_BY_CODE } from '../schemas/enums.js';
-import { COUNTRIES, type CityRow, type CountrySpec } from '../schemas/places.js';
-import type { Rng } from './rng.js';
-import { Weighted } from './rng.js';
+import { COUNTRY_NAME_BY_CODE, REGION_NAME_BY_CODE } from '../../src/schemas/enums.js';
+import { COUNTRIES, type CityRow, type CountrySpec } from '../../src/schemas/places.js';
+import type { Rng } from '../rng.js';
+import { Weighted } from '../rng.js';
 
 export interface Place {
   country: CountrySpec;

@@ -11,9 +11,9 @@ import {
 } from './data/companies.js';
 import type { Industry } from './data/industries.js';
 import { CULTURES } from './data/names.js';
-import type { CityRow, CountrySpec } from '../schemas/places.js';
-import type { Rng } from './rng.js';
-import { Weighted } from './rng.js';
+import type { CityRow, CountrySpec } from '../../src/schemas/places.js';
+import type { Rng } from '../rng.js';
+import { Weighted } from '../rng.js';
 
 const PATTERN = new Weighted([
   ['surname', 24],

@@ -1,9 +1,9 @@
 /** A person's identity: name and gender from a culture, e-mail addresses, phone numbers, LinkedIn URLs. */
 import { CULTURES, type Culture } from './data/names.js';
-import type { CityRow, CountrySpec } from '../schemas/places.js';
+import type { CityRow, CountrySpec } from '../../src/schemas/places.js';
 import type { BusinessCore, EmailPattern } from './business-core.js';
 import { mobileNumber } from './location.js';
-import { Weighted, type Rng } from './rng.js';
+import { Weighted, type Rng } from '../rng.js';
 import { ascii } from './text.js';
 
 export interface Person {

@@ -3,12 +3,12 @@
  * indexes work where, in a few typed arrays. Records are built from the plan one at a time, so a
  * million prospects never sit in memory and any record can be regenerated from its index.
  */
-import { COMPANY_SIZES } from '../schemas/enums.js';
-import { COUNTRIES } from '../schemas/places.js';
+import { COMPANY_SIZES } from '../../src/schemas/enums.js';
+import { COUNTRIES } from '../../src/schemas/places.js';
 import { INDUSTRIES } from './data/industries.js';
 import { uniqueWebKeys } from './business-core.js';
 import type { Plan, PlanOptions } from './plan-types.js';
-import { Rng, STREAM, Weighted } from './rng.js';
+import { Rng, STREAM, Weighted } from '../rng.js';
 
 // The plan's shape is its own module: the business identities that `makePlan` draws read it too.
 export type { Plan, PlanOptions } from './plan-types.js';

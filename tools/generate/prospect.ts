@@ -2,10 +2,10 @@
  * Prospect records (snapshot-format.md § prospects). Employees of business `i` are the prospect
  * indexes the plan gives it; a prospect is rebuilt from its index and its employer's core alone.
  */
-import type { JobDepartment } from '../schemas/enums.js';
+import type { JobDepartment } from '../../src/schemas/enums.js';
 import { INDUSTRIES, type Industry, type IndustryKind } from './data/industries.js';
 import { JOB_TITLES, TITLES_BY_DEPARTMENT, type JobTitle } from './data/jobs.js';
-import { COUNTRIES } from '../schemas/places.js';
+import { COUNTRIES } from '../../src/schemas/places.js';
 import { DEGREES, INTERESTS, SCHOOLS, fieldsFor, skillsFor } from './data/tech.js';
 import { businessCore, type BusinessCore } from './business-core.js';
 import { linkedinPosts } from './business-enrichments.js';
@@ -13,7 +13,7 @@ import { coreName, legalName } from './naming.js';
 import { countryByCode, countryName, pickCity, regionName } from './location.js';
 import { emails, linkedinUrls, person, phones, TakenEmails } from './person.js';
 import { COUNTRY_PICK, employedCount, employerOf, type Plan } from './plan.js';
-import { Rng, STREAM, Weighted } from './rng.js';
+import { Rng, STREAM, Weighted } from '../rng.js';
 import { monthDate } from './text.js';
 
 const BASE_DEPARTMENTS: Partial<Record<JobDepartment, number>> = {

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { createAccount, getAccountByPartner, issueKey, listKeys, revokeKey } from '../../account/accounts.js';
 import { openEngine, type Engine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
-import { serve } from '../../serve.js';
+import { serve } from '../../serve/index.js';
 import { rateLimitOption, untilSignal } from './serve.js';
 import { SCHEMA_VERSION } from '../../store/schema.js';
 import { DEMO_SQL } from '../../store/sql/meta.js';

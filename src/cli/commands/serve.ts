@@ -2,19 +2,19 @@
  * `prospectdb serve --db FILE [--state FILE|URL] [--workers N] [--watch] [--port N] [--host H]
  * [--rate-limit N|off] [--public-url URL] [--cors-origin URL …]`: the HTTP facade over a database, with
  * the agent tool server at `/mcp`, in one process or in N worker processes on one port
- * (`serve-cluster.ts`); SIGHUP (and, with `--watch`, a new file renamed over FILE) swaps the snapshot.
+ * (`serve/cluster.ts`); SIGHUP (and, with `--watch`, a new file renamed over FILE) swaps the snapshot.
  */
 import { parseArgs } from 'node:util';
 import { openEngine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
-import { serve } from '../../serve.js';
+import { serve } from '../../serve/index.js';
 import {
   isClusterWorker,
   leaveCluster,
   runPrimary,
   untilStopped,
   workersOption,
-} from '../../serve-cluster.js';
+} from '../../serve/cluster.js';
 import { publicOrigin } from '../../mcp/http.js';
 import { snapshotTriggers, swapInPlaceRefusal } from '../snapshot-watch.js';
 

@@ -2,7 +2,7 @@
  * Technologies by technographics category, Bombora-style intent topics, and the words of a person's
  * profile (skills by department, interests, schools by country, degrees).
  */
-import { TECH_CATEGORIES, type JobDepartment, type TechCategory } from '../../schemas/enums.js';
+import { TECH_CATEGORIES, type JobDepartment, type TechCategory } from '../../../src/schemas/enums.js';
 
 import type { IndustryKind } from './industries.js';
 import { words } from './names.js';
