@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { Prng } from '../tools/bench/perturb.js';
+import { Prng } from '../tools/rng.js';
 import { matchProspectRow, prospectContext, type NameFeatures } from '../src/core/match/prospects.js';
 import { echoProspect } from '../src/core/match/input.js';
 import { openEngine } from '../src/engine.js';

@@ -1,8 +1,42 @@
 /**
- * A small seeded PRNG (sfc32) with the draws the generator needs. Every record gets its own generator
- * derived from (seed, stream, index), so any record can be regenerated alone — events and lookalikes
- * refer to other records without keeping them in memory, and the output never depends on a library.
+ * The seeded random generators of the tools, the benches and the tests (one module, no library: the
+ * same seed gives the same draws on every machine and Node version).
+ *
+ * - `Rng` (sfc32), the fixture generator's: every record gets its own generator derived from (seed,
+ *   stream, index), so any record can be regenerated alone — events and lookalikes refer to other
+ *   records without keeping them in memory. The committed demo snapshot depends on its exact draws.
+ * - `mulberry32` and `Prng` over it: one stream from one seed, for drawing bench requests, perturbing
+ *   rows and building test data. The bench's cached evaluation sets depend on its exact draws.
  */
+
+/** A seeded stream of uniform draws in [0, 1) (mulberry32). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `mulberry32` with the draws the bench and its perturbations use. */
+export class Prng {
+  readonly next: () => number;
+  constructor(seed: number) {
+    this.next = mulberry32(seed);
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)] as T;
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+}
 
 /** Stream tags: one per kind of record, so the same index gives unrelated draws in each stream. */
 export const STREAM = { business: 1, plan: 2, prospect: 3, event: 4, enrichment: 5, name: 6 } as const;

@@ -16,13 +16,13 @@ import {
   otherSubdomain,
   phoneFormat,
   profileVariant,
-  type Prng,
   punctuation,
   suffixChange,
   theChange,
   typos,
   wordOrder,
 } from './perturb.js';
+import type { Prng } from '../rng.js';
 
 /** The fields of a business record the rows are drawn from. */
 export type BusinessDoc = BusinessRecordInput & { business_id: string; name: string };

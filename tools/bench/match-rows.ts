@@ -20,7 +20,7 @@ import {
   type BusinessDoc,
   type ProspectDoc,
 } from './eval-rows.js';
-import { Prng } from './perturb.js';
+import { Prng } from '../rng.js';
 
 export interface Labelled<Input> {
   kind: string;

@@ -5,29 +5,7 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { GIVEN_VARIANTS } from '../../src/normalise/nicknames.js';
-
-/** A small seeded PRNG (mulberry32). */
-export class Prng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)] as T;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
+import type { Prng } from '../rng.js';
 
 const SUFFIX =
   /(,?\s+(Inc\.?|LLC|Co\.|Corp\.?|Corporation|Ltd\.?|Limited|PLC|GmbH( & Co\. KG)?|UG|AG|SE|SAS|SARL|S\.A\.|SA|Pvt Ltd|Private Limited|LLP|Pty\.? Ltd\.?|B\.V\.|N\.V\.|S\.L\.|SL|S\.r\.l\.|Srl|S\.p\.A\.|SpA|Ltda\.?|ME|K\.K\.|Co\., Ltd\.|G\.K\.|AB( \(publ\))?|Pte\.? Ltd\.?|Sàrl|DAC))+$/;

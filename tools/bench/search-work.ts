@@ -11,7 +11,7 @@ import type { Engine } from '../../src/engine.js';
 import type { ProspectFilters } from '../../src/schemas/filters.js';
 import type { AutocompleteQuery } from '../../src/schemas/search.js';
 import { timeEach } from './measure.js';
-import { Prng } from './perturb.js';
+import { Prng } from '../rng.js';
 
 type Filters = NonNullable<ProspectFilters>;
 
