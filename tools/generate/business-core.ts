@@ -2,7 +2,12 @@
  * The identity of a business — id, name, domain, place, size — drawn from its own generator. It is
  * what prospects, events, lookalikes and hierarchies need to know about a company, so it is cheap.
  */
-import { COMPANY_REVENUES, COMPANY_SIZES, type CompanyRevenue, type CompanySize } from '../../src/schemas/enums.js';
+import {
+  COMPANY_REVENUES,
+  COMPANY_SIZES,
+  type CompanyRevenue,
+  type CompanySize,
+} from '../../src/schemas/enums.js';
 import { INDUSTRIES, type Industry } from './data/industries.js';
 import { COUNTRIES, type CityRow, type CountrySpec } from '../../src/schemas/places.js';
 import { pickCity } from './location.js';

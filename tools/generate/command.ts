@@ -1,12 +1,6 @@
 /** `prospectdb generate --out DIR …`: writes a seeded synthetic snapshot (tools/generate). */
 import { parseArgs } from 'node:util';
-import {
-  DEFAULT_AS_OF,
-  DEFAULT_SEED,
-  FORMATS,
-  generateSnapshot,
-  type SnapshotFormat,
-} from './index.js';
+import { DEFAULT_AS_OF, DEFAULT_SEED, FORMATS, generateSnapshot, type SnapshotFormat } from './index.js';
 
 const HELP = `usage: prospectdb generate --out DIR [--businesses N] [--prospects N] [--events N]
                           [--seed S] [--as-of ISO] [--format jsonl|jsonl.gz|msgpack]

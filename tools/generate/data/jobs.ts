@@ -2,7 +2,12 @@
  * Job titles with the level and department they mean, so that `job_title`, `job_level_main` and
  * `job_department_main` always agree. Weights favour individual contributors over executives.
  */
-import { JOB_DEPARTMENTS, JOB_LEVELS, type JobDepartment, type JobLevel } from '../../../src/schemas/enums.js';
+import {
+  JOB_DEPARTMENTS,
+  JOB_LEVELS,
+  type JobDepartment,
+  type JobLevel,
+} from '../../../src/schemas/enums.js';
 
 export interface JobTitle {
   title: string;
