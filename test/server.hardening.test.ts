@@ -1,5 +1,5 @@
 /**
- * Server hardening (issue 17, deliverable 2): security headers on every answer, no stack trace in any
+ * Server hardening against hostile clients: security headers on every answer, no stack trace in any
  * error body, CORS absent unless configured, a per-address limit on failed authentications (429, then
  * recovery), constant-time key checks that still accept valid keys, and a per-address connection cap.
  */

@@ -1,5 +1,5 @@
 /**
- * The server stays responsive under heavy and hostile load (issue 17, deliverable 2): the health check
+ * The server stays responsive under heavy and hostile load (no request starves the others): the health check
  * keeps answering while 50-row match batches with typos, full-record pages, stats, bulk enrichments and
  * research run concurrently, and their answers stay exactly the in-process ones; 200 connections that
  * dribble their headers do not stop a normal request, and the server cuts them after `headersTimeout`.

@@ -1,9 +1,10 @@
 /**
- * Enrichment payloads of a business (api-reference §14.4 field names), each present for a realistic
- * share of companies. Values agree with the record: same name, website, size, tech stack and topics.
+ * Enrichment payloads of a business (docs/spec/api-reference.md §14.4 field names), each present for a
+ * realistic share of companies. Values agree with the record: same name, website, size, tech stack and
+ * topics.
  *
- * Over 400 lines on purpose: one builder per enrichment payload of api-reference §14.4 (a table of small
- * functions).
+ * Over 400 lines on purpose: one builder per enrichment payload of docs/spec/api-reference.md §14.4 (a table
+ * of small functions).
  */
 import { COMPANY_SIZES } from '../../src/schemas/enums.js';
 import { FUNDING_STAGES, INVESTORS } from './data/companies.js';

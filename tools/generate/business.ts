@@ -1,4 +1,4 @@
-/** Business records (snapshot-format.md § businesses), one at a time from the plan. */
+/** Business records (docs/spec/snapshot-format.md § businesses), one at a time from the plan. */
 import { INTENT_LEVELS, type IntentLevel } from '../../src/schemas/enums.js';
 import {
   TECH,

@@ -1,10 +1,10 @@
 /**
- * Event records (snapshot-format.md § events) with the `data` fields of api-reference §8.3. Times are
- * stratified over the 90 days before `as_of`, so the stream comes out oldest first without sorting,
- * and every event type appears when there are at least as many events as types.
+ * Event records (docs/spec/snapshot-format.md § events) with the `data` fields of docs/spec/api-reference.md
+ * §8.3. Times are stratified over the 90 days before `as_of`, so the stream comes out oldest first without
+ * sorting, and every event type appears when there are at least as many events as types.
  *
- * Over 400 lines on purpose: one payload builder per event type of api-reference §8.3 (a table of small
- * functions, one type each).
+ * Over 400 lines on purpose: one payload builder per event type of docs/spec/api-reference.md §8.3 (a table
+ * of small functions, one type each).
  */
 import {
   BUSINESS_EVENT_TYPES,

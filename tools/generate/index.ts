@@ -1,5 +1,5 @@
 /**
- * A seeded, deterministic generator of realistic snapshots (snapshot-format.md): the same seed and
+ * A seeded, deterministic generator of realistic snapshots (docs/spec/snapshot-format.md): the same seed and
  * options give byte-identical files on every machine and library version (own PRNG and word lists).
  *
  * @example

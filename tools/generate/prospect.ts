@@ -1,5 +1,5 @@
 /**
- * Prospect records (snapshot-format.md § prospects). Employees of business `i` are the prospect
+ * Prospect records (docs/spec/snapshot-format.md § prospects). Employees of business `i` are the prospect
  * indexes the plan gives it; a prospect is rebuilt from its index and its employer's core alone.
  */
 import type { JobDepartment } from '../../src/schemas/enums.js';
