@@ -30,8 +30,8 @@ in-flight requests finish.
 --workers N (default: the number of cores) serves from N processes on one port; each opens FILE and
 the state store and builds its indexes before it takes requests; a worker that dies is restarted.
 --workers 1 serves from this process. --state names the state store (accounts, keys, credits,
-webhooks, jobs): a SQLite file (default: FILE itself, shared by the workers) or a PostgreSQL URL shared
-by every process and machine serving the same snapshot.
+webhooks, jobs): a SQLite file (default: beside FILE, x.state.db for x.db, shared by the workers) or a
+PostgreSQL URL shared by every process and machine serving the same snapshot.
 
 The agent tool server answers at /mcp (OAuth 2.0). --public-url https://data.example.com names the
 origin remote agents use, typically a TLS-terminating proxy in front of this server: the OAuth issuer,
