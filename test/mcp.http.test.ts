@@ -107,17 +107,17 @@ describe.each(KINDS)('tool server over HTTP (%s state)', (kind) => {
       }
     });
 
-    it('answers a bad token with invalid_token and a malformed Bearer header with invalid_request', async () => {
+    it('answers a bad token, and an empty or malformed Bearer header, with a 401 invalid_token challenge', async () => {
       await expectChallenge(await post('not-a-jwt'));
       await expectChallenge(await post('eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl'));
-      for (const authorization of ['Bearer', 'Bearer a b', 'Bearer <token>']) {
+      for (const authorization of ['Bearer', 'Bearer ', 'Bearer a b', 'Bearer <token>']) {
         const res = await postAuth(authorization);
-        expect(res.status).toBe(400);
+        expect(res.status).toBe(401);
         const description = 'Malformed Authorization header: expected Bearer and one token';
         expect(res.headers.get('www-authenticate')).toBe(
-          `Bearer realm="prospectdb", error="invalid_request", error_description="${description}", resource_metadata="${METADATA()}"`,
+          `Bearer realm="prospectdb", error="invalid_token", error_description="${description}", resource_metadata="${METADATA()}"`,
         );
-        expect(await res.json()).toEqual({ error: 'invalid_request', error_description: description });
+        expect(await res.json()).toEqual({ error: 'invalid_token', error_description: description });
       }
     });
 

@@ -162,6 +162,16 @@ export async function setAccountType(
     throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
 }
 
+/** Replaces an account's entitlements beyond the defaults (`*` grants every entitlement). */
+export async function setEntitlements(
+  engine: Context,
+  accountId: string,
+  entitlements: string[],
+): Promise<void> {
+  if ((await engine.state.run(SQL.setEntitlements, [JSON.stringify(entitlements), accountId])) === 0)
+    throw new EngineError('NOT_FOUND', `account '${accountId}' not found`);
+}
+
 /** Keys of one account (or of all), without secrets. */
 export async function listKeys(engine: Context, accountId?: string): Promise<KeyInfo[]> {
   const rows = accountId
@@ -235,6 +245,8 @@ export function accountsApi(engine: Context) {
     issueKey: (accountId: string, name?: string) => issueKey(engine, accountId, name),
     revokeKey: (keyIdOrPrefix: string) => revokeKey(engine, keyIdOrPrefix),
     grantCredits: (accountId: string, n: number) => grantCredits(engine, accountId, n),
+    setEntitlements: (accountId: string, entitlements: string[]) =>
+      setEntitlements(engine, accountId, entitlements),
     listKeys: (accountId?: string) => listKeys(engine, accountId),
     balance: (accountId: string) => balance(engine, accountId),
     get: (accountId: string) => getAccount(engine, accountId),

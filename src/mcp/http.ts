@@ -124,10 +124,8 @@ function hostOrigin(host: string | undefined): string {
 }
 
 /** RFC 6750 §3 outcomes of a request to the protected resource that cannot proceed. */
-type Refusal =
-  | { error: undefined }
-  | { error: 'invalid_request' | 'invalid_token' | 'insufficient_scope'; description: string };
-const REFUSAL_STATUS = { invalid_request: 400, invalid_token: 401, insufficient_scope: 403 } as const;
+type Refusal = { error: undefined } | { error: 'invalid_token' | 'insufficient_scope'; description: string };
+const REFUSAL_STATUS = { invalid_token: 401, insufficient_scope: 403 } as const;
 
 /** Builds the handler; mount it before every other route of the HTTP server. */
 export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): McpHttpHandler {
@@ -234,7 +232,9 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
 
   /**
    * The RFC 6750 §3 challenge: no error code when the request had no Bearer credentials (§3.1), else
-   * `invalid_request` (400), `invalid_token` (401) or `insufficient_scope` (403, naming the scope). Every
+   * `invalid_token` (401) or `insufficient_scope` (403, naming the scope). An empty or malformed Bearer
+   * header is an `invalid_token` 401 rather than RFC 6750's `invalid_request` 400: the interface gives a
+   * missing, malformed or expired credential 401, and clients re-run authorization only on a 401. Every
    * one points at the protected-resource metadata (RFC 9728 §5.1) so a client can start the flow.
    */
   const challenge = (req: IncomingMessage, res: ServerResponse, refusal: Refusal) => {
@@ -278,7 +278,7 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
     if (token === undefined) return challenge(req, res, { error: undefined });
     if (token === null)
       return challenge(req, res, {
-        error: 'invalid_request',
+        error: 'invalid_token',
         description: 'Malformed Authorization header: expected Bearer and one token',
       });
     const check = await provider.check(token);

@@ -9,7 +9,8 @@
 import { COMPANY_SIZES } from '../../src/schemas/enums.js';
 import { FUNDING_STAGES, INVESTORS } from './data/companies.js';
 import { CULTURES } from './data/names.js';
-import { categoryLabel, type TechStack } from './data/tech.js';
+import { categoryLabel } from '../../src/schemas/technologies.js';
+import type { TechStack } from './data/tech.js';
 import { businessCore, type BusinessCore } from './business-core.js';
 import { countryName, postcode, regionName } from './location.js';
 import type { Plan } from './plan-types.js';

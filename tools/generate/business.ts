@@ -1,9 +1,8 @@
 /** Business records (docs/spec/snapshot-format.md § businesses), one at a time from the plan. */
 import { INTENT_LEVELS, type IntentLevel } from '../../src/schemas/enums.js';
+import { TECHNOLOGIES, categoryLabel } from '../../src/schemas/technologies.js';
 import {
-  TECH,
   TECH_CATEGORIES,
-  categoryLabel,
   categoryWeight,
   INTENT_TOPICS,
   type TechCategory,
@@ -55,7 +54,7 @@ function techStack(rng: Rng, core: BusinessCore): TechStack {
   const stack = new Map<TechCategory, string[]>();
   for (let n = rng.between(fewest, most); n > 0; n--) {
     const category = picks.pick(rng);
-    const list = TECH[category];
+    const list = TECHNOLOGIES[category];
     // Popular tools (listed first) are far more common than niche ones.
     const tech = list[Math.floor(rng.next() ** 2 * list.length)]!;
     const held = stack.get(category) ?? [];

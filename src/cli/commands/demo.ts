@@ -9,22 +9,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAccount, getAccountByPartner, issueKey, listKeys, revokeKey } from '../../account/accounts.js';
+import {
+  createAccount,
+  getAccountByPartner,
+  issueKey,
+  listKeys,
+  revokeKey,
+  setEntitlements,
+} from '../../account/accounts.js';
 import { openEngine, type Engine, type EngineOptions } from '../../engine.js';
-import type { FacadeOptions } from '../../facade/types.js';
 import { serve } from '../../serve/index.js';
-import { rateLimitOption, untilSignal } from './serve.js';
+import { rateLimitOption, untilSignal, webhookOptions } from './serve.js';
 import { SCHEMA_VERSION } from '../../store/schema.js';
 import { DEMO_SQL } from '../../store/sql/meta.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/demo', import.meta.url));
 const DEMO_PARTNER = 'demo';
 const DEMO_CREDITS = 10_000;
+/** The demo account may call every route (contact data included): it exists to try the whole interface. */
+const DEMO_ENTITLEMENTS = ['*'];
 
 const HELP = `usage: prospectdb demo [--port 8080] [--host 127.0.0.1] [--snapshot DIR] [--cache DIR] [--rate-limit N|off]
+                      [--allow-private-webhooks]
 
-Serves the demo snapshot with a demo account and prints its API key and ready curl commands.
-The database is cached in DIR (default: $PROSPECTDB_CACHE or the OS temp dir) and reused.`;
+Serves the demo snapshot with a demo account (every entitlement) and prints its API key and ready curl
+commands. The database is cached in DIR (default: $PROSPECTDB_CACHE or the OS temp dir) and reused.
+--allow-private-webhooks lets webhooks target http:// and private addresses such as http://127.0.0.1
+(local development; off by default).`;
 
 /** A fingerprint of the snapshot files: the cached database is reused while it is unchanged. */
 function fingerprint(dir: string): string {
@@ -38,12 +49,12 @@ function fingerprint(dir: string): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function loadCached(snapshot: string, cacheDir: string, options: FacadeOptions): Promise<Engine> {
+async function loadCached(snapshot: string, cacheDir: string, options: EngineOptions): Promise<Engine> {
   mkdirSync(cacheDir, { recursive: true });
   // The layout version in the name: a newer prospectdb loads its own copy instead of refusing an old one.
   const file = join(cacheDir, `demo-v${SCHEMA_VERSION}-${fingerprint(snapshot)}.db`);
   if (existsSync(file)) {
-    const engine = openEngine({ path: file, ...options } as EngineOptions);
+    const engine = openEngine({ ...options, path: file });
     if (engine.info().snapshotId) return engine;
     engine.close();
   }
@@ -60,7 +71,7 @@ async function loadCached(snapshot: string, cacheDir: string, options: FacadeOpt
   }
   for (const suffix of ['-wal', '-shm']) rmSync(`${building}${suffix}`, { force: true });
   renameSync(building, file);
-  return openEngine({ path: file, ...options } as EngineOptions);
+  return openEngine({ ...options, path: file });
 }
 
 /** Creates the demo account once; every start revokes the previous demo key and issues a new one. */
@@ -73,9 +84,12 @@ async function demoKey(engine: Engine): Promise<string> {
       credits: DEMO_CREDITS,
       account_type: 'paid',
       key_name: 'demo',
+      entitlements: DEMO_ENTITLEMENTS,
     });
     return created.api_key;
   }
+  // A demo database cached by an older version has an account without them.
+  await setEntitlements(engine, existing.account_id, DEMO_ENTITLEMENTS);
   for (const k of await listKeys(engine, existing.account_id))
     if (!k.revoked_at) await revokeKey(engine, k.key_id);
   return issueKey(engine, existing.account_id, 'demo');
@@ -107,6 +121,7 @@ export async function run(argv: string[]): Promise<number> {
       snapshot: { type: 'string', default: FIXTURES },
       cache: { type: 'string' },
       'rate-limit': { type: 'string' },
+      'allow-private-webhooks': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -121,6 +136,7 @@ export async function run(argv: string[]): Promise<number> {
   const cacheDir = values.cache ?? process.env.PROSPECTDB_CACHE ?? join(tmpdir(), 'prospectdb');
   const engine = await loadCached(values.snapshot, cacheDir, {
     rateLimit: rateLimitOption(values['rate-limit']),
+    ...webhookOptions(values['allow-private-webhooks']),
   });
   const key = await demoKey(engine);
   const port = Number(values.port ?? process.env.PORT ?? 8080);
@@ -131,7 +147,7 @@ export async function run(argv: string[]): Promise<number> {
   );
   console.log(`serving on ${server.url} (Ctrl-C to stop)\n`);
   console.log(
-    `demo API key (${DEMO_CREDITS.toLocaleString('en-US')} credits; a new key each start):\n  ${key}\n`,
+    `demo API key (${DEMO_CREDITS.toLocaleString('en-US')} credits, every entitlement; a new key each start):\n  ${key}\n`,
   );
   const [match, fetch, stats] = curlCommands(engine, server.url, key);
   console.log(

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { openEngine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
+import type { SettingsOptions } from '../../runtime/settings.js';
 import { serve } from '../../serve/index.js';
 import {
   isClusterWorker,
@@ -20,12 +21,13 @@ import { snapshotTriggers, swapInPlaceRefusal } from '../snapshot-watch.js';
 
 const HELP = `usage: prospectdb serve --db FILE [--state FILE|postgres://...] [--workers N] [--watch]
                         [--port 8080] [--host 127.0.0.1] [--rate-limit N|off] [--public-url URL]
-                        [--cors-origin URL ...]
+                        [--cors-origin URL ...] [--allow-private-webhooks]
 
 Serves the v1/v2 API over HTTP from FILE (see prospectdb load). Requests need an api_key header
 (prospectdb keys create). Indexes are built before the server listens. --cors-origin (repeatable) lets
 browser pages from that origin call the API (no CORS by default). Ctrl-C stops accepting and lets
-in-flight requests finish.
+in-flight requests finish. --allow-private-webhooks lets webhooks target http:// and private addresses
+such as http://127.0.0.1 (local development; off by default, announced on stderr when on).
 
 --workers N (default: the number of cores) serves from N processes on one port; each opens FILE and
 the state store and builds its indexes before it takes requests; a worker that dies is restarted.
@@ -55,6 +57,21 @@ export function rateLimitOption(text: string | undefined): FacadeOptions['rateLi
   return { perMinute: n };
 }
 
+/**
+ * Engine options for `--allow-private-webhooks`: webhooks may then target http:// and private or
+ * loopback addresses (a receiver on the developer's machine). Off by default, since on a server it would
+ * let a key holder make the server call its own network; said on stderr when on.
+ */
+export function webhookOptions(
+  allowPrivate: boolean | undefined,
+  announce = true,
+): Pick<SettingsOptions, 'webhooks'> {
+  if (!allowPrivate) return {};
+  if (announce)
+    console.error('prospectdb: --allow-private-webhooks: webhooks may target http:// and private addresses');
+  return { webhooks: { allowPrivateTargets: true } };
+}
+
 /** Resolves when SIGINT or SIGTERM arrives. */
 export function untilSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -81,6 +98,7 @@ export async function run(argv: string[]): Promise<number> {
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       workers: { type: 'string' },
+      'allow-private-webhooks': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -102,6 +120,8 @@ export async function run(argv: string[]): Promise<number> {
     path: values.db,
     state: values.state,
     rateLimit: rateLimitOption(values['rate-limit']),
+    // Announced once: by the primary, or by the only process.
+    ...webhookOptions(values['allow-private-webhooks'], !isClusterWorker()),
   };
   const workers = workersOption(values.workers);
   if (workers > 1 && !isClusterWorker()) {

@@ -3,7 +3,8 @@
  * record, profiles and contact information from the prospect record; every other enrichment reads the
  * record's `enrichments` object (a payload object or a list of them), and is empty when absent.
  */
-import { TECH_CATEGORIES } from '../../schemas/enums.js';
+import { TECH_CATEGORIES, type TechCategory } from '../../schemas/enums.js';
+import { categoryLabel, categoryOfLabel, categoryOfTechnology } from '../../schemas/technologies.js';
 import type { BusinessRecord, ProspectRecord } from '../../schemas/records.js';
 import type { CompanyColumns } from './entities.js';
 
@@ -60,24 +61,49 @@ export function firmographics(b: BusinessRecord): Payload {
   );
 }
 
-const categoryKey = (label: string) =>
-  label
-    .toLowerCase()
-    .replace(/&/g, 'and')
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_|_$/g, '');
-
+/**
+ * Technographics: the stored payload when the snapshot has one; otherwise derived from the same list as
+ * `full_tech_stack` (`company_tech_stack_tech`), each technology in its catalogue category, so the
+ * category arrays and the nested stack always agree with the flat one. A technology the catalogue does
+ * not know goes to the record's only category when it lists one, and stays in `full_tech_stack` alone
+ * otherwise (a guess would be a wrong answer).
+ */
 export function technographics(b: BusinessRecord): Payload {
-  const stored = storedPayloads(b.enrichments, 'technographics')[0] ?? {};
+  const stored = storedPayloads(b.enrichments, 'technographics')[0];
   const out: Payload = { full_tech_stack: b.company_tech_stack_tech };
-  for (const c of TECH_CATEGORIES) out[c] = Array.isArray(stored[c]) ? stored[c] : [];
-  out.full_nested_tech_stack = Array.isArray(stored.full_nested_tech_stack)
-    ? stored.full_nested_tech_stack
-    : b.company_tech_stack_categories.map((category) => {
-        const techs = out[categoryKey(category)];
-        return { category, technologies: Array.isArray(techs) ? techs : [] };
-      });
+  if (stored) {
+    for (const c of TECH_CATEGORIES) out[c] = Array.isArray(stored[c]) ? stored[c] : [];
+    out.full_nested_tech_stack = Array.isArray(stored.full_nested_tech_stack)
+      ? stored.full_nested_tech_stack
+      : nestedStack(b.company_tech_stack_categories, out);
+    return out;
+  }
+  const recordCategories = b.company_tech_stack_categories
+    .map(categoryOfLabel)
+    .filter((c) => c !== undefined);
+  const only = recordCategories.length === 1 ? recordCategories[0] : undefined;
+  const byCategory = new Map<TechCategory, string[]>();
+  for (const tech of b.company_tech_stack_tech) {
+    const c = categoryOfTechnology(tech) ?? only;
+    if (c !== undefined) byCategory.set(c, [...(byCategory.get(c) ?? []), tech]);
+  }
+  for (const c of TECH_CATEGORIES) out[c] = byCategory.get(c) ?? [];
+  // The record's category labels first, in its order, then categories only the catalogue gave.
+  const labels = [
+    ...b.company_tech_stack_categories,
+    ...[...byCategory.keys()].filter((c) => !recordCategories.includes(c)).map(categoryLabel),
+  ];
+  out.full_nested_tech_stack = nestedStack(labels, out);
   return out;
+}
+
+/** `[{category, technologies}]` for category labels, from a payload's category arrays. */
+function nestedStack(labels: readonly string[], payload: Payload) {
+  return labels.map((category) => {
+    const key = categoryOfLabel(category);
+    const techs = key === undefined ? undefined : payload[key];
+    return { category, technologies: Array.isArray(techs) ? techs : [] };
+  });
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -97,6 +97,7 @@ export const ACCOUNT_SQL = {
   accountByPartner: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE partner_id = ?`,
   allAccounts: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, account_id`,
   setAccountType: 'UPDATE accounts SET account_type = ? WHERE account_id = ?',
+  setEntitlements: 'UPDATE accounts SET entitlements = ? WHERE account_id = ?',
   insertKey:
     'INSERT INTO api_keys (key_id, account_id, prefix, hash, name, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   /** Authentication in one statement: the key and its account. */

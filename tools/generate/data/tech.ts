@@ -1,5 +1,6 @@
 /**
- * Technologies by technographics category, Bombora-style intent topics, and the words of a person's
+ * How often a kind of company uses each technographics category (the technologies themselves are the
+ * library's catalogue, schemas/technologies.ts), Bombora-style intent topics, and the words of a person's
  * profile (skills by department, interests, schools by country, degrees).
  */
 import { TECH_CATEGORIES, type JobDepartment, type TechCategory } from '../../../src/schemas/enums.js';
@@ -11,46 +12,6 @@ export { TECH_CATEGORIES, type TechCategory };
 
 /** A company's technologies, grouped by technographics category. */
 export type TechStack = ReadonlyMap<TechCategory, readonly string[]>;
-
-/** `devops_and_development` → "Devops And Development", the form of `company_tech_stack_categories`. */
-export const categoryLabel = (c: TechCategory): string =>
-  c
-    .split('_')
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join(' ');
-
-/** Technologies per category, most common first. */
-export const TECH: Readonly<Record<TechCategory, readonly string[]>> = {
-  testing_and_qa: words('Cypress,Selenium,BrowserStack,Playwright,LaunchDarkly'),
-  sales: words('Salesforce,Outreach,Gong,ZoomInfo,Pipedrive,Salesloft,Apollo.io'),
-  prog_langs_and_frameworks: words(
-    'JavaScript,jQuery,React,TypeScript,Node.js,Python,PHP,Java,Bootstrap,Angular,Vue.js,Go,Ruby on Rails,.NET,Next.js',
-  ),
-  productivity_and_operations: words('Google Workspace,Microsoft 365,DocuSign,Dropbox,Calendly,Box'),
-  product_and_design: words('Figma,Adobe Creative Cloud,Canva,Sketch,InVision'),
-  platform_and_storage: words(
-    'AWS,WordPress,Google Cloud,Microsoft Azure,PostgreSQL,MySQL,MongoDB,Snowflake,Redis,Cloudflare,Heroku',
-  ),
-  operations_software: words('SAP,Oracle NetSuite,Procore,Odoo,Fishbowl'),
-  operations_management: words('Monday.com,Smartsheet,Airtable,Asana,Trello'),
-  marketing: words(
-    'Google Analytics,Google Tag Manager,HubSpot,Facebook Pixel,LinkedIn Insight Tag,Mailchimp,Hotjar,Marketo,Semrush,Klaviyo',
-  ),
-  it_security: words('Okta,CrowdStrike,1Password,Auth0,Palo Alto Networks,reCAPTCHA'),
-  it_management: words('ServiceNow,Jamf,Microsoft Intune,Kaseya'),
-  hr: words('Workday,BambooHR,Greenhouse,Lever,Gusto,ADP,Rippling'),
-  health_tech: words('Epic Systems,athenahealth,Oracle Health,Dentrix,Zocdoc'),
-  finance_and_accounting: words('QuickBooks,Stripe,Xero,Bill.com,Expensify,Sage Intacct'),
-  ecommerce: words('Shopify,WooCommerce,PayPal,Magento,BigCommerce,Klarna'),
-  devops_and_development: words(
-    'GitHub,Jira,Docker,Kubernetes,GitLab,Datadog,Terraform,Jenkins,Sentry,New Relic',
-  ),
-  customer_management: words('Zendesk,Intercom,Freshdesk,Drift,Gorgias'),
-  computer_networks: words('Cisco Meraki,Fortinet,Ubiquiti,Akamai'),
-  communications: words('Zoom,Twilio,RingCentral,SendGrid,Aircall'),
-  collaboration: words('Slack,Microsoft Teams,Confluence,Notion,Miro,Loom'),
-  bi_and_analytics: words('Tableau,Looker,Power BI,Mixpanel,Amplitude,Segment'),
-};
 
 const TECH_HEAVY: Partial<Record<TechCategory, number>> = {
   prog_langs_and_frameworks: 6,
