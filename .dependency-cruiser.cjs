@@ -1,16 +1,15 @@
 /**
- * The import rules of src/, checked by `npm run lint` (dependency-cruiser, type imports included).
- * They are the README's data-flow picture (docs/ARCHITECTURE.md says them in words): each layer imports
- * only the layers below it; no import circle anywhere; the generator is a tool only the command line
- * and the bench command use; `engine.ts` is the composition root, imported only from above it.
+ * The import rules of src/ (the library) and tools/ (the generator and the bench command), checked by
+ * `npm run lint` (dependency-cruiser, type imports included). They are the README's data-flow picture
+ * (docs/ARCHITECTURE.md says them in words): each layer imports only the layers below it; no import
+ * circle anywhere; `engine.ts` is the composition root, imported only from above it. The tools sit above
+ * every layer: they may import the library, the library never imports them.
  */
 
 /** Bottom to top. A file may import its own layer and the layers below it, never one above. */
 const LAYERS = [
   ['base', '^src/(errors\\.ts$|schemas/)'],
   ['normalise', '^src/normalise/'],
-  // The fixture generator: a tool over the schemas and normalisers (see `generator` below for who uses it).
-  ['generate', '^src/generate/'],
   ['snapshot', '^src/snapshot/'],
   ['store', '^src/store/'],
   // The state store (SQLite or PostgreSQL) behind one async SQL port; its SQL is in store/sql.
@@ -30,9 +29,11 @@ const LAYERS = [
   ['root', '^src/engine\\.ts$'],
   ['adapters', '^src/(http|mcp)/'],
   // Where the two adapters meet: the HTTP server with the agent tool server mounted on it, in one
-  // process or in many worker processes (serve-cluster.ts).
-  ['serve', '^src/serve(-cluster)?\\.ts$'],
-  ['top', '^src/(cli/|bench/|index\\.ts$|server\\.ts$|serve-on-demand\\.ts$)'],
+  // process or in many worker processes (serve/cluster.ts).
+  ['serve', '^src/serve/(index|cluster)\\.ts$'],
+  // The entries: the package (index.ts), `prospectdb/server` (serve/server.ts, serve/on-demand.ts), the CLI.
+  ['top', '^src/(cli/|index\\.ts$|serve/(server|on-demand)\\.ts$)'],
+  ['tools', '^tools/'],
 ];
 
 /** Known exceptions, each one import (from file → to file), to be removed rather than added to. None today. */
@@ -75,26 +76,16 @@ const upward = LAYERS.slice(0, -1).flatMap(([name, path], i) =>
   }),
 );
 
-/** The generator (src/generate) is a tool: only the command line and the bench command import it. */
-const generator = withExceptions({
-  name: 'generator-only-from-tools',
-  severity: 'error',
-  comment: 'src/generate is imported only by src/cli and src/bench (and by itself)',
-  from: { path: '^src/', pathNot: '^src/(cli|bench|generate)/' },
-  to: { path: '^src/generate/' },
-});
-
 module.exports = {
   forbidden: [
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'no import circle in src/ (type imports included)',
-      from: { path: '^src/' },
+      comment: 'no import circle in src/ or tools/ (type imports included)',
+      from: { path: '^(src|tools)/' },
       to: { circular: true },
     },
     ...upward,
-    ...generator,
   ],
   options: {
     // Type-only imports count: a circle of types is still a circle of modules.
@@ -102,6 +93,6 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: 'node_modules' },
-    includeOnly: '^src/',
+    includeOnly: '^(src|tools)/',
   },
 };

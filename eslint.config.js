@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'fixtures/demo/**'] },
+  { ignores: ['dist/**', 'dist-tools/**', 'node_modules/**', 'coverage/**', 'fixtures/demo/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,7 +1,8 @@
 /**
- * The hostile requests of issue #17, timed one by one through the facade on the demo snapshot. Each
- * attack runs in its own child process under a time limit (a pre-fix run may never answer), so one
- * stall cannot hide the others. Prints status, milliseconds and RSS growth per attack.
+ * The hostile requests a public server must bound (each answered with a documented 422), timed one by one
+ * through the facade on the demo snapshot. Each attack runs in its own child process under a time limit (a
+ * pre-fix run may never answer), so one stall cannot hide the others. Prints status, milliseconds and RSS
+ * growth per attack.
  *
  *   node --import tsx bench/attacks.bench.ts [--limit-seconds 30] [--only NAME]
  */

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import { Charset, Index } from 'flexsearch';
 import { Bench } from 'tinybench';
-import { businessRecord, makePlan } from '../src/generate/index.js';
+import { businessRecord, makePlan } from '../tools/generate/index.js';
 import { CompletionIndex, type CompletionCandidate } from '../src/indexes/completion.js';
 import { foldText } from '../src/normalise/text.js';
 

@@ -1,11 +1,12 @@
 /**
- * Event-loop responsiveness under a mixed heavy + hostile load over loopback HTTP (issue 17): the
- * server runs in a child process (`eventloop.server.ts`) on a fresh copy of the demo file, and reports
- * its event loop's delay (`monitorEventLoopDelay`: worst, p99); this process drives the load and times
- * the health check (p50/p99/max). Load: 6 clients looping over the heavy requests of every route family
- * (`test/support/heavy.ts`: 50-row match batches with typos, 500-record full pages, stats, 50-id bulk
- * enrichments, 50-entity research), 200 connections dribbling header bytes, and a stream of requests
- * with wrong keys and malformed JSON. Then, alone, a normal request beside 200 slow-header connections.
+ * Event-loop responsiveness under a mixed heavy + hostile load over loopback HTTP (the server must keep
+ * answering its health check under it): the server runs in a child process (`eventloop.server.ts`) on a fresh
+ * copy of the demo file, and reports its event loop's delay (`monitorEventLoopDelay`: worst, p99); this
+ * process drives the load and times the health check (p50/p99/max). Load: 6 clients looping over the heavy
+ * requests of every route family (`test/support/heavy.ts`: 50-row match batches with typos, 500-record full
+ * pages, stats, 50-id bulk enrichments, 50-entity research), 200 connections dribbling header bytes, and a
+ * stream of requests with wrong keys and malformed JSON. Then, alone, a normal request beside 200 slow-header
+ * connections.
  *
  * The baseline is the same load against the code before this work (`--rev`, default e86d1a0, the last
  * commit before the responsive server landed), served from a clone at `--baseline` (made there when

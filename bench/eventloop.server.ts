@@ -15,10 +15,11 @@ type Fn = (...args: unknown[]) => unknown;
 const load = async (path: string, name: string) =>
   ((await import(new URL(path, root).href)) as Record<string, unknown>)[name] as Fn;
 const openEngine = await load('src/engine.ts', 'openEngine');
-// The serve module moved out of http/ (issue #14); older trees (the baseline) still have it there.
-const serve = existsSync(new URL('src/serve.ts', root))
-  ? await load('src/serve.ts', 'serve')
-  : await load('src/http/server.ts', 'serve');
+// The serve module moved from http/server.ts to serve.ts, then to serve/index.ts; a baseline tree may
+// be older.
+const servePath =
+  ['src/serve/index.ts', 'src/serve.ts'].find((p) => existsSync(new URL(p, root))) ?? 'src/http/server.ts';
+const serve = await load(servePath, 'serve');
 const createAccount = await load('src/account/accounts.ts', 'createAccount');
 
 const engine = openEngine({ path: values.db!, rateLimit: false }) as { close(): void };

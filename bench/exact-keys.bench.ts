@@ -23,7 +23,7 @@ import { mapMatcher } from './match/baselines.js';
 import { evalData } from './match/data.js';
 import { businessEvalSet } from './match/evalset.js';
 import type { HeldOutSnapshot } from './match/snapshot.js';
-import { rng } from './rng.js';
+import { mulberry32 } from '../tools/rng.js';
 
 const { values } = parseArgs({
   options: {
@@ -71,7 +71,7 @@ async function bestMeans(tasks: Record<string, () => void>): Promise<Record<stri
 // ---- (a) the table alone ----
 if (!values['skip-table']) {
   const n = Number(values.keys);
-  const random = rng(7);
+  const random = mulberry32(7);
   const syllables = ['ac', 'me', 'tor', 'vel', 'nex', 'ora', 'lu', 'bri', 'kan', 'sol', 'data', 'net', 'ix'];
   const tlds = ['com', 'de', 'co.uk', 'io', 'fr', 'net', 'org', 'nl', 'com.au', 'es'];
   const word = () => {

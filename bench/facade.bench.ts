@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { createAccount } from '../src/account/accounts.js';
 import { openEngine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
-import { serve } from '../src/serve.js';
+import { serve } from '../src/serve/index.js';
 
 const { values } = parseArgs({
   options: {

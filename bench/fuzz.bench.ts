@@ -4,7 +4,8 @@
  * strings (10–100 KB), unicode edges (lone surrogates, combining marks, zero-width, RTL, ligatures and
  * dotted capitals that expand when folded), deep nesting, numeric edges, random JSON and broken bytes.
  * Reports the count of 5xx (501 stubs apart), the slowest answer, p50/p99, answers over 5 s and RSS
- * growth. Goals (issue #17): zero 5xx, zero answers over 5 s, RSS growth under 1 GB.
+ * growth. Goals (a hostile client must not crash, stall or
+ * bloat the server): zero 5xx, zero answers over 5 s, RSS growth under 1 GB.
  *
  *   node --import tsx bench/fuzz.bench.ts --requests 100000 [--concurrency 16] [--seed 17]
  */
@@ -15,7 +16,7 @@ import fc from 'fast-check';
 import { createAccount } from '../src/account/accounts.js';
 import { openEngine } from '../src/engine.js';
 import { SPEC_ROUTES } from '../src/facade/spec.js';
-import { serve } from '../src/serve.js';
+import { serve } from '../src/serve/index.js';
 import { hostileString } from '../test/support/hostile.js';
 
 const { values } = parseArgs({

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { openEngine } from '../src/engine.js';
-import { generateSnapshot } from '../src/generate/index.js';
+import { generateSnapshot } from '../tools/generate/index.js';
 import { STREAMS } from '../src/snapshot/files.js';
 import { readBatches } from '../src/snapshot/read.js';
 

@@ -2,19 +2,20 @@
  * From process start to the first answer of each kind (fetch, stats, autocomplete, a 50-row business
  * match, a 50-row prospect match), each in a new process, for this build beside a baseline build over a
  * file holding the same data, plus RSS at the answer. Both builds are compiled JS (`tsc -p
- * tsconfig.build.json --outDir DIR`), run by the same child (`src/bench/open-first-child.ts`, taken from
- * this build's DIST), so the only difference is the code under test. The files are opened read-only and
+ * tsconfig.build.json --outDir DIR`), run by the same child (`open-first-child.ts`, compiled to plain JS
+ * here so no loader is timed), so the only difference is the code under test. The files are opened read-only and
  * are not changed.
  *
  *   node --import tsx bench/open.bench.ts --dist DIR --db FILE --base-dist DIR --base-db FILE [--reps 3]
  *     [--kinds fetch,stats,autocomplete,business-match,prospect-match]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import ts from 'typescript';
 
 const { values } = parseArgs({
   options: {
@@ -65,7 +66,14 @@ interface Sample {
   size: number;
   rss: number;
 }
-const child = join(dist, 'bench', 'open-first-child.js');
+const child = join(dir, 'open-first-child.mjs');
+const childSource = readFileSync(new URL('./open-first-child.ts', import.meta.url), 'utf8');
+writeFileSync(
+  child,
+  ts.transpileModule(childSource, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText,
+);
 function once(build: string, file: string, kind: string): Sample {
   const out = execFileSync(process.execPath, [child, build, file, kind, rowsFile], {
     encoding: 'utf8',

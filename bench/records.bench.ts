@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { Bench } from 'tinybench';
 import { openEngine } from '../src/engine.js';
-import { generateSnapshot } from '../src/generate/index.js';
+import { generateSnapshot } from '../tools/generate/index.js';
 import { SCHEMA_VERSION } from '../src/store/schema.js';
 import { unpackWire, wireCodec } from '../src/store/wire.js';
 import { measureFetch, type Latency } from './records-measure.js';

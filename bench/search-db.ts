@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIndexes } from '../src/core/warm.js';
 import { openEngine } from '../src/engine.js';
-import { generateSnapshot } from '../src/generate/index.js';
+import { generateSnapshot } from '../tools/generate/index.js';
 import { SCHEMA_VERSION } from '../src/store/schema.js';
 
 export const BENCH_DATA = join(import.meta.dirname, '.data');

@@ -24,7 +24,7 @@ import { prospectIndex } from '../src/indexes/prospects.js';
 import { openDatabase } from '../src/store/open.js';
 import type { ProspectFilters } from '../src/schemas/filters.js';
 import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
-import { rng } from './rng.js';
+import { mulberry32 } from '../tools/rng.js';
 import { searchDatabase } from './search-db.js';
 
 const { values: args } = parseArgs({
@@ -54,7 +54,7 @@ interface Where {
 
 /** Random 2–5 filter requests over columns stored as-is, and the equivalent SQL WHERE. */
 function requests(engine: Engine): { filters: Filters; where: Where }[] {
-  const r = rng(99);
+  const r = mulberry32(99);
   const distinct = (col: string) =>
     (
       engine.db
@@ -522,7 +522,7 @@ const acFields = [
   ['company_name', 'company_name'],
   ['city_region_country', 'company_city_region_country'],
 ] as const;
-const r = rng(5);
+const r = mulberry32(5);
 const acWork: { field: (typeof acFields)[number][0]; col: string; query: string }[] = [];
 for (let i = 0; i < 300; i++) {
   const [field, col] = acFields[i % 3]!;

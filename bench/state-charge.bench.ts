@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { openEngine, type Engine } from '../src/engine.js';
-import { generateSnapshot } from '../src/generate/index.js';
+import { generateSnapshot } from '../tools/generate/index.js';
 import { freshDatabase, startPostgres } from '../test/support/postgres.js';
 
 const { values } = parseArgs({

@@ -1,5 +1,5 @@
 /**
- * A snapshot swap under load (issue 15, deliverable 4): requests/s, p50/p99 and max latency of a
+ * A snapshot swap under load (no downtime): requests/s, p50/p99 and max latency of a
  * stream of concurrent facade requests (`engine.handle`, 8 in flight) over a fixed time, without a swap
  * (the baseline) and with `engine.swapSnapshot` in the middle, in the same run, alternating; failures
  * are counted (any status but 200). The new snapshot's indexes are built on the same thread while the

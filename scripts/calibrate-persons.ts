@@ -20,12 +20,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { Prng } from '../src/bench/perturb.js';
+import { Prng } from '../tools/rng.js';
 import { matchProspectRow, prospectContext, type NameFeatures } from '../src/core/match/prospects.js';
 import { echoProspect } from '../src/core/match/input.js';
 import { openEngine } from '../src/engine.js';
-import { CULTURES, type Culture } from '../src/generate/data/names.js';
-import { ascii } from '../src/generate/text.js';
+import { CULTURES, type Culture } from '../tools/generate/data/names.js';
+import { ascii } from '../tools/generate/text.js';
 import { GIVEN_VARIANTS } from '../src/normalise/nicknames.js';
 import { writeSnapshotFiles } from '../fixtures/write-snapshot.js';
 

@@ -107,8 +107,8 @@ export {
    * @example const { url, close } = await serve(engine, { port: 8080 });
    */
   serve,
-} from './serve-on-demand.js';
-export type { RunningServer, ServeOptions } from './serve.js';
+} from './serve/on-demand.js';
+export type { RunningServer, ServeOptions } from './serve/index.js';
 export {
   /**
    * Scores the matcher on labelled rows: precision, recall, F1, per-kind scores and the confidence curve.

@@ -1,6 +1,6 @@
 /**
- * Company names in autocomplete and `company_name` filters read legal forms the way the matcher does
- * (issue 13 §2): "brightwell nv" finds "Brightwell N.V.", whatever spelling of the form is typed.
+ * Company names in autocomplete and `company_name` filters read legal forms the way the matcher does:
+ * "brightwell nv" finds "Brightwell N.V.", whatever spelling of the form is typed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autocomplete } from '../src/core/autocomplete.js';

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run } from '../src/cli/commands/bench.js';
-import { generatedDatabase } from '../src/bench/data.js';
-import { advantage, type BenchReport } from '../src/bench/report.js';
+import { run } from '../tools/bench/command.js';
+import { generatedDatabase } from '../tools/bench/data.js';
+import { advantage, type BenchReport } from '../tools/bench/report.js';
 import { launchBrowser } from './support/browser.js';
 
 let dir: string;

@@ -1,7 +1,7 @@
 /**
- * The shared conformance suite, run for /v1 and /v2 over the demo snapshot: every route of issue 5,
- * exact bodies with variable fields stripped, order, pagination, auth failures, 422 bodies, 403 on an
- * empty balance, 429. v1 response bodies are validated against openapi-v1.json with ajv.
+ * The shared conformance suite, run for /v1 and /v2 over the demo snapshot: every route of the spec
+ * (src/facade/spec.ts), exact bodies with variable fields stripped, order, pagination, auth failures, 422 bodies, 403 on an
+ * empty balance, 429. v1 response bodies are validated against docs/spec/openapi-v1.json with ajv.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -14,7 +14,7 @@ import type { FacadeResponse } from '../src/facade/types.js';
 import { demoEngine } from './support/demo.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const spec = JSON.parse(readFileSync(new URL('./spec/openapi-v1.json', import.meta.url), 'utf8')) as {
+const spec = JSON.parse(readFileSync(new URL('../docs/spec/openapi-v1.json', import.meta.url), 'utf8')) as {
   components: unknown;
   paths: Record<
     string,

@@ -295,7 +295,7 @@ describe('fuzzing every route', () => {
     expect(slowest).toBeLessThan(HANG_GUARD_MS);
   }, 300_000);
 
-  it('bounds the specific attacks of issue #17 with a documented 422', async () => {
+  it('bounds the specific hostile requests with a documented 422', async () => {
     const cases: [string, string, unknown][] = [
       ['GET', `/v1/businesses/autocomplete?field=job_title&query=${'a'.repeat(50_000)}`, undefined],
       [

@@ -7,7 +7,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balance, createAccount } from '../src/account/accounts.js';
 import type { Engine } from '../src/engine.js';
-import { serve, type RunningServer } from '../src/serve.js';
+import { serve, type RunningServer } from '../src/serve/index.js';
 import { demoEngine } from './support/demo.js';
 
 let engine: Engine;

@@ -1,5 +1,5 @@
 /**
- * Decisions on legal-form evidence (issue 13 §4): the same form is preferred, a name whose only
+ * Decisions on legal-form evidence: the same form is preferred, a name whose only
  * candidate differs by legal form alone matches at a lower confidence and says so, a qualifier word
  * ("Europe", "Holdings") still means another company, and subsidiaries match themselves.
  */

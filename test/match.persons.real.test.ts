@@ -1,5 +1,5 @@
 /**
- * Person matching on real labelled data (FEBRL 4, `/work/shared/data/real/`): a 1,500-person subset in
+ * Person matching on real labelled data (FEBRL 4, `shared/data/real` beside the repository): a 1,500-person subset in
  * one company, queried with its corrupted duplicates as given, as CRM exports write names, and with work
  * e-mails written other ways. Floors sit a little under what `bench/match/real-persons.ts` measures on
  * the full set; the plain, explained and alternatives runs must decide every real row alike.

@@ -12,7 +12,7 @@ import { holdOut, loadHeldOut, type HeldOutSnapshot } from '../bench/match/snaps
 import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js';
 import type { Engine } from '../src/engine.js';
 import { businessMatchIndex } from '../src/indexes/match/businesses.js';
-import { generateSnapshot } from '../src/generate/index.js';
+import { generateSnapshot } from '../tools/generate/index.js';
 
 let engine: Engine;
 let snapshot: HeldOutSnapshot;

@@ -1,5 +1,5 @@
 /**
- * A word more or less, decided on term-frequency evidence (issue 13 §2, `company-words.ts`): among
+ * A word more or less, decided on term-frequency evidence (`company-words.ts`): among
  * thousands of real listed-company names, a name that shares a rare word with exactly one business and
  * differs by a word only one of them has matches it; a qualifier (place, country, scope, series number)
  * still means another company, a family of names sharing the words means no single answer, and

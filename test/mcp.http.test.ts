@@ -8,7 +8,7 @@ import { openEngine, type Engine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
 import { mcpHttpHandler } from '../src/mcp/http.js';
 import { run as runServe } from '../src/cli/commands/serve.js';
-import { serve, type RunningServer as HttpServer } from '../src/serve.js';
+import { serve, type RunningServer as HttpServer } from '../src/serve/index.js';
 import { mcpFixture, type McpFixture } from './support/mcp-engine.js';
 import { STATE_KINDS, stateFor, type StateKind } from './support/state.js';
 import {

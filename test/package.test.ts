@@ -8,7 +8,16 @@
  * source file, the setup builds it first (~20 s of CPU).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +42,9 @@ function newestSource(dir = join(ROOT, 'src')): number {
 function builtIsFresh(): boolean {
   try {
     const built = Math.min(
-      ...['dist/index.js', 'dist/server.js', 'dist/cli/main.js'].map((f) => statSync(join(ROOT, f)).mtimeMs),
+      ...['dist/index.js', 'dist/serve/server.js', 'dist/cli/main.js'].map(
+        (f) => statSync(join(ROOT, f)).mtimeMs,
+      ),
     );
     return built >= newestSource();
   } catch {
@@ -176,7 +187,7 @@ describe('the entries', () => {
   it('document every exported function with one line and an @example', () => {
     for (const [file, kinds] of [
       ['src/index.ts', used.exports],
-      ['src/server.ts', used.server],
+      ['src/serve/server.ts', used.server],
     ] as const) {
       const source = ts.createSourceFile(
         file,
@@ -222,16 +233,29 @@ describe('the entries', () => {
     /node_modules\/re2js\//,
   ];
   const inDist = (url: string, dir: string) => url.startsWith(`file://${join(ROOT, 'dist', dir)}/`);
+  /** The tools (generator, bench command), in source or built: never part of the library's graph. */
+  const isTool = (url: string) =>
+    url.startsWith(`file://${join(ROOT, 'tools')}/`) || url.startsWith(`file://${join(ROOT, 'dist-tools')}/`);
 
-  it('import the generator nowhere, and the MCP SDK, mail and research schemas only where needed', async () => {
+  it('import the tools nowhere, and the MCP SDK, mail and research schemas only where needed', async () => {
     const entry = await resolved(['--input-type=module', '-e', "await import('prospectdb')"]);
     expect(entry.some((u) => u.endsWith('/dist/index.js'))).toBe(true);
-    expect(entry.filter((u) => inDist(u, 'generate') || inDist(u, 'cli'))).toEqual([]);
+    expect(entry.filter((u) => isTool(u) || inDist(u, 'cli'))).toEqual([]);
     expect(entry.filter((u) => HEAVY.some((h) => h.test(u)))).toEqual([]);
 
     const server = await resolved(['--input-type=module', '-e', "await import('prospectdb/server')"]);
-    expect(server.filter((u) => inDist(u, 'generate'))).toEqual([]);
+    expect(server.some((u) => u.endsWith('/dist/serve/server.js'))).toBe(true);
+    expect(server.filter(isTool)).toEqual([]);
     expect(server.some((u) => /node_modules\/@modelcontextprotocol\//.test(u))).toBe(true);
+  });
+
+  it('hold only the library in dist/: the tools are not built into it', () => {
+    const dirs = readdirSync(join(ROOT, 'dist'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(dirs).not.toContain('generate');
+    expect(dirs).not.toContain('bench');
+    expect(dirs).toContain('serve');
   });
 
   it('start the CLI with only the command that runs', async () => {
@@ -241,7 +265,42 @@ describe('the entries', () => {
       'errors.js',
     ]);
     const info = await resolved(['dist/cli/main.js', 'info', '--help']);
-    expect(info.filter((u) => inDist(u, 'generate') || inDist(u, 'cli/commands/generate.js'))).toEqual([]);
+    expect(info.filter(isTool)).toEqual([]);
     expect(info.filter((u) => HEAVY.some((h) => h.test(u)))).toEqual([]);
   });
+
+  it('say so clearly when a tool is not installed (an installed package has no tools)', async () => {
+    // The CLI as a package install lays it out: dist/ without the tools' build beside it.
+    const pkg = join(tmp, 'installed');
+    mkdirSync(join(pkg, 'dist', 'cli'), { recursive: true });
+    copyFileSync(join(ROOT, 'dist/cli/main.js'), join(pkg, 'dist/cli/main.js'));
+    copyFileSync(join(ROOT, 'dist/errors.js'), join(pkg, 'dist/errors.js'));
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'prospectdb', type: 'module' }));
+    for (const tool of ['generate', 'bench']) {
+      const failed = await run('node', [join(pkg, 'dist/cli/main.js'), tool, '--help']).then(
+        () => null,
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr.trim()).toBe(
+        `prospectdb: '${tool}' is a development tool, not part of the installed package. From a checkout ` +
+          `of the repository: npm run build:tools, then prospectdb ${tool} …; or npm run ${tool} -- …`,
+      );
+    }
+  });
+
+  it('run the tools from their build in a checkout', async () => {
+    let built = 0;
+    try {
+      built = statSync(join(ROOT, 'dist-tools/tools/generate/command.js')).mtimeMs;
+    } catch {
+      // not built yet
+    }
+    if (built < Math.max(newestSource(), newestSource(join(ROOT, 'tools'))))
+      execFileSync('npm', ['run', 'build:tools'], { cwd: ROOT, stdio: 'ignore' });
+    const { stderr } = await run('node', ['dist/cli/main.js', 'generate', '--help'], { cwd: ROOT });
+    expect(stderr).toMatch(/^usage: prospectdb generate --out DIR/);
+    const { stdout } = await run('node', ['dist/cli/main.js', 'bench', '--help'], { cwd: ROOT });
+    expect(stdout).toMatch(/^usage: prospectdb bench /);
+  }, 180_000);
 });

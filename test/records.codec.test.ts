@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine.js';
-import { businessRecord as genBusiness, makePlan, prospectAt } from '../src/generate/index.js';
+import { businessRecord as genBusiness, makePlan, prospectAt } from '../tools/generate/index.js';
 import { decodeDoc, packRest, REST_CODEC, unpackRest } from '../src/store/codec.js';
 import { validator } from '../src/store/validate.js';
 import {

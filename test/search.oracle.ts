@@ -9,19 +9,13 @@ import { join } from 'node:path';
 import { relatedTitles } from '../src/indexes/related-titles.js';
 import { companyKey, foldText } from '../src/normalise/index.js';
 import { ageBucket, cityRegionCountry, locationsBucket } from '../src/store/derive.js';
+import { mulberry32 } from '../tools/rng.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw snapshot records of any shape
 export type Json = Record<string, any>;
 
 export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
   const some = <T>(xs: readonly T[], max: number): T[] => {
     const n = Math.floor(next() * (max + 1));

@@ -1,5 +1,5 @@
 /**
- * Server hardening (issue 17, deliverable 2): security headers on every answer, no stack trace in any
+ * Server hardening against hostile clients: security headers on every answer, no stack trace in any
  * error body, CORS absent unless configured, a per-address limit on failed authentications (429, then
  * recovery), constant-time key checks that still accept valid keys, and a per-address connection cap.
  */
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount } from '../src/account/accounts.js';
 import { generateKey, hashKey, keyMatches, sameSecret } from '../src/account/keys.js';
 import { openEngine, type Engine } from '../src/engine.js';
-import { serve, type RunningServer } from '../src/serve.js';
+import { serve, type RunningServer } from '../src/serve/index.js';
 import { send, type Reply } from './support/http-client.js';
 
 let now = Date.parse('2026-11-01T12:00:00Z');

@@ -1,5 +1,5 @@
 /**
- * The server stays responsive under heavy and hostile load (issue 17, deliverable 2): the health check
+ * The server stays responsive under heavy and hostile load (no request starves the others): the health check
  * keeps answering while 50-row match batches with typos, full-record pages, stats, bulk enrichments and
  * research run concurrently, and their answers stay exactly the in-process ones; 200 connections that
  * dribble their headers do not stop a normal request, and the server cuts them after `headersTimeout`.
@@ -12,7 +12,7 @@ import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/account/accounts.js';
 import type { Engine } from '../src/engine.js';
-import { serve, type RunningServer } from '../src/serve.js';
+import { serve, type RunningServer } from '../src/serve/index.js';
 import { DEMO_DIR, demoEngine } from './support/demo.js';
 import { heavyRequests, type HeavyRequest } from './support/heavy.js';
 import { quantile, send } from './support/http-client.js';

@@ -1,5 +1,5 @@
 /**
- * Snapshot swaps without downtime (issue 15, deliverable 4): requests in flight finish on the old
+ * Snapshot swaps without downtime: requests in flight finish on the old
  * snapshot, new ones see the new one, the old connection closes when its last request ends, old cursors
  * are refused with the documented 422, the state is untouched, and `serve --watch` swaps when a new file
  * is renamed over the served one.

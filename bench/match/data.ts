@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { join } from 'node:path';
 import { openEngine, type Engine } from '../../src/engine.js';
-import { generateSnapshot } from '../../src/generate/index.js';
+import { generateSnapshot } from '../../tools/generate/index.js';
 import { holdOut, loadHeldOut, type HeldOutSnapshot } from './snapshot.js';
 
 export const DATA = join(import.meta.dirname, '..', '.data');

@@ -3,8 +3,8 @@
  * (null for the rows drawn from entities held out of the database).
  */
 import type { BusinessRowInput, ProspectRowInput } from '../../src/core/match/index.js';
-import { Prng } from './perturb.js';
-import { BUSINESS_KINDS, businessRow, PROSPECT_KINDS, prospectRow } from '../../src/bench/eval-rows.js';
+import { Prng } from '../../tools/rng.js';
+import { BUSINESS_KINDS, businessRow, PROSPECT_KINDS, prospectRow } from '../../tools/bench/eval-rows.js';
 import type { HeldOutSnapshot } from './snapshot.js';
 import { formOutsideCountry, formsConflict } from '../../src/core/match/legal-form.js';
 import type { BusinessMatchIndex } from '../../src/indexes/match/businesses.js';

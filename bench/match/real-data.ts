@@ -13,7 +13,7 @@ import { companyMatchKey } from '../../src/normalise/index.js';
 import { scores } from '../../src/core/match/evaluate.js';
 import { openEngine, type Engine } from '../../src/engine.js';
 import type { Quality } from './quality.js';
-import { rng } from '../rng.js';
+import { mulberry32 } from '../../tools/rng.js';
 
 /** `shared/data/real` beside the repository, or null. */
 export function realDataDir(): string | null {
@@ -190,7 +190,7 @@ export function realCompanySet(
   dir: string,
   options: { perKind: number; seed?: number; childhood?: number; half?: 0 | 1 },
 ): RealSet {
-  const r = rng(options.seed ?? 7);
+  const r = mulberry32(options.seed ?? 7);
   const names = listedNames(dir);
   const businesses: RealBusiness[] = [];
   const queries: RealQuery[] = [];

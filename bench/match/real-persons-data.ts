@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { ProspectRowInput } from '../../src/core/match/index.js';
 import { sharedDataFile } from '../../scripts/shared-data.js';
-import { rng } from '../rng.js';
+import { mulberry32 } from '../../tools/rng.js';
 import { scores } from '../../src/core/match/evaluate.js';
 import { writeSnapshotFiles } from '../../fixtures/write-snapshot.js';
 import type { Quality as KindQuality } from './quality.js';
@@ -121,7 +121,7 @@ const cap = (s: string) => s.replace(/\b\w/g, (c) => c.toUpperCase());
  * "Last, First", initials, upper case, titles and suffixes, swapped order, or as is.
  */
 export function nameOnlyQueries(dups: FebrlRecord[], set: PersonsSet, seed = 7): LabelledQuery[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   return dups.map((d) => {
     const g = cap(d.given);
     const s = cap(d.surname);
@@ -150,7 +150,7 @@ export function nameOnlyQueries(dups: FebrlRecord[], set: PersonsSet, seed = 7):
  * (`flast@`, `first_last@`, `firstlast@`); sometimes no e-mail. No company name: the domain names it.
  */
 export function nameEmailQueries(dups: FebrlRecord[], set: PersonsSet, seed = 11): LabelledQuery[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const originals = new Map(set.originals.map((o) => [o.entity, o]));
   return dups.map((d) => {
     const o = originals.get(d.entity)!;

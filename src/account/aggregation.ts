@@ -1,6 +1,6 @@
 /**
- * Credit usage aggregation (`POST /v{1,2}/credits/aggregation`, api-reference §11.3): charges of the
- * ledger bucketed by hour, day or month in an IANA time zone (`timely`), or grouped by endpoint
+ * Credit usage aggregation (`POST /v{1,2}/credits/aggregation`, docs/spec/api-reference.md §11.3): charges of
+ * the ledger bucketed by hour, day or month in an IANA time zone (`timely`), or grouped by endpoint
  * (`endpoints`). Buckets are dense: a period without usage is a bucket with `credits: 0`.
  */
 import { z } from 'zod';
@@ -112,8 +112,8 @@ function parseDate(text: string, tz: string): Parsed | null {
 const RequestContext = FreeObject.nullish();
 
 /**
- * `CreditAggregationRequest` (additionalProperties false), plus the range rules of the docs. The docs'
- * own examples omit `mode` (api-reference §11.3): with a `resolution` it is read as `timely`; with
+ * `CreditAggregationRequest` (additionalProperties false), plus the range rules of the docs. The docs' own
+ * examples omit `mode` (docs/spec/api-reference.md §11.3): with a `resolution` it is read as `timely`; with
  * neither, `mode` is missing (422). Enumerations are read in any case.
  */
 export const CreditAggregationRequest = z

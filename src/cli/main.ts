@@ -2,15 +2,17 @@
 /** `prospectdb <command> …`: one module per command, loaded on demand so start-up stays fast. */
 import { isEngineError } from '../errors.js';
 
+type CommandModule = { run(argv: string[]): Promise<number> };
+
 type Command = {
   summary: string;
-  load: () => Promise<{ run(argv: string[]): Promise<number> }>;
+  load: () => Promise<CommandModule>;
   /** Opens a database: takes the shared `--state` option. */
   engine?: true;
 };
 
 const COMMANDS: Record<string, Command> = {
-  generate: { summary: 'write a seeded synthetic snapshot', load: () => import('./commands/generate.js') },
+  generate: { summary: 'write a seeded synthetic snapshot', load: () => loadTool('generate') },
   load: {
     summary: 'load a snapshot folder into a database file',
     load: () => import('./commands/load.js'),
@@ -72,7 +74,7 @@ const COMMANDS: Record<string, Command> = {
   },
   bench: {
     summary: 'measure this machine beside same-run baselines; report in Markdown, HTML and JSON',
-    load: () => import('./commands/bench.js'),
+    load: () => loadTool('bench'),
   },
   demo: {
     summary: 'serve the demo snapshot with a demo account (npm start)',
@@ -80,6 +82,32 @@ const COMMANDS: Record<string, Command> = {
     engine: true,
   },
 };
+
+/** A development tool that is not in the installed package (package.json "files" leaves tools out). */
+class ToolMissing extends Error {}
+
+/**
+ * The development tools (`generate`, `bench`) live in tools/, outside the library, its build and its
+ * package: from a checkout they load from source when the CLI runs from source (tsx), else from their
+ * build in dist-tools/ (`npm run build:tools`). Loaded by a computed URL, so the library's import graph
+ * never holds them.
+ */
+async function loadTool(name: 'generate' | 'bench'): Promise<CommandModule> {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const path = fromSource ? `../../tools/${name}/command.ts` : `../../dist-tools/tools/${name}/command.js`;
+  const url = new URL(path, import.meta.url);
+  try {
+    return (await import(url.href)) as CommandModule;
+  } catch (e) {
+    const { existsSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    if (existsSync(fileURLToPath(url))) throw e;
+    throw new ToolMissing(
+      `'${name}' is a development tool, not part of the installed package. From a checkout of the ` +
+        `repository: npm run build:tools, then prospectdb ${name} …; or npm run ${name} -- …`,
+    );
+  }
+}
 
 /** The shared option in the top-level usage (its full help is `state-option.ts`, shown with a command's). */
 const STATE_USAGE = `option of every command that opens a database:
@@ -122,6 +150,7 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     if (isEngineError(e)) console.error(`prospectdb: ${e.message} [${e.code}]`);
+    else if (e instanceof ToolMissing) console.error(`prospectdb: ${e.message}`);
     else if (
       e instanceof Error &&
       e.name === 'TypeError' &&

@@ -1,6 +1,6 @@
 /**
- * Autocomplete (api-reference §7) for the 21 fields of the enumeration. Items are `{query, label,
- * value}`; values come from the loaded data plus the fixed enumerations, ranked by how many records
+ * Autocomplete (docs/spec/api-reference.md §7) for the 21 fields of the enumeration. Items are `{query,
+ * label, value}`; values come from the loaded data plus the fixed enumerations, ranked by how many records
  * hold them (businesses and prospects together where both carry the field).
  *
  * Matching: every word of a label (and of its aliases: country and region codes, legacy job levels and

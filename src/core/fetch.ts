@@ -1,6 +1,6 @@
 /**
- * Fetch businesses and prospects (api-reference §4, §5): filters → bitset → one page of records, in
- * rowid (= snapshot) order, so the same request gives the same page.
+ * Fetch businesses and prospects (docs/spec/api-reference.md §4, §5): filters → bitset → one page of records,
+ * in rowid (= snapshot) order, so the same request gives the same page.
  *
  * Offset mode (v1 without `next_cursor`): `total_results` = min(matches, size), `total_pages` =
  * ceil(total_results / page_size), pages past the end are empty. Cursor mode (v1 with `next_cursor`,

@@ -1,9 +1,9 @@
 /**
- * Stored rows → wire records (api-reference §4.4 business, §5.3 prospect), in `full` or `preview` mode.
- * The loader stores each entity's `full` record pre-built (`wire` column, see `store/wire.ts` for the
- * field readings); a page is one indexed read and a small MessagePack decode per row, and `preview`
- * picks its keys from it. Business `events` = distinct names of the business's events in the 90 days
- * before the engine's clock, newest first (they depend on the clock, so they are read per request).
+ * Stored rows → wire records (docs/spec/api-reference.md §4.4 business, §5.3 prospect), in `full` or
+ * `preview` mode. The loader stores each entity's `full` record pre-built (`wire` column, see `store/wire.ts`
+ * for the field readings); a page is one indexed read and a small MessagePack decode per row, and `preview`
+ * picks its keys from it. Business `events` = distinct names of the business's events in the 90 days before
+ * the engine's clock, newest first (they depend on the clock, so they are read per request).
  */
 import type { Statement } from 'better-sqlite3';
 import type { Context } from '../runtime/context.js';

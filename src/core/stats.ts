@@ -1,5 +1,6 @@
 /**
- * Stats (api-reference §6) under any filters: `total_results` (never capped) and exact breakdowns.
+ * Stats (docs/spec/api-reference.md §6) under any filters: `total_results` (never capped) and exact
+ * breakdowns.
  *
  * How the breakdown adapts to the filters:
  * - Location granularity: region ("California, US") when the request filters on a location (country,

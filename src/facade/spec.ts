@@ -1,6 +1,6 @@
 /**
- * Every route the spec lists (interface.md endpoint tables, plus the enrichment inventory of
- * api-reference.md §12–§15), as data. A route listed here without a handler answers 501 with the
+ * Every route the spec lists (docs/spec/interface.md endpoint tables, plus the enrichment inventory of
+ * docs/spec/api-reference.md §12–§15), as data. A route listed here without a handler answers 501 with the
  * documented error body until its area lands; only paths outside this list answer 404.
  */
 import type { HttpMethod } from './types.js';
@@ -80,7 +80,10 @@ export const V2: readonly SpecRoute[] = [
   ['PATCH', '/v2/prospects/events/enrollments/{enrollment_id}'],
 ];
 
-/** Business enrichments (api-reference §14.1): `/v1/businesses/<name>/{enrich,bulk_enrich}`, `/v2/…/{enrich,job}`. */
+/**
+ * Business enrichments (docs/spec/api-reference.md §14.1): `/v1/businesses/<name>/{enrich,bulk_enrich}`,
+ * `/v2/…/{enrich,job}`.
+ */
 export const BUSINESS_ENRICHMENTS = [
   'bombora_intent',
   'company_hierarchies',

@@ -11,7 +11,7 @@
  * is off unless origins are configured.
  *
  * It knows nothing of the tool server: whoever starts it mounts extra handlers (`mount`), which is how
- * `src/serve.ts` composes the API and `/mcp` on one port.
+ * `serve/index.ts` composes the API and `/mcp` on one port.
  *
  * @example
  * const server = await startHttpServer(engine, { port: 8080 });
@@ -259,7 +259,7 @@ function rewarmOnChange(engine: Engine, onWarm: HttpServerOptions['onWarm']): ()
   return () => clearInterval(timer);
 }
 
-/** Starts serving the engine over HTTP (the API only; `serve` in `src/serve.ts` adds `/mcp`). */
+/** Starts serving the engine over HTTP (the API only; `serve` in `serve/index.ts` adds `/mcp`). */
 export async function startHttpServer(
   engine: Engine,
   options: HttpServerOptions = {},

@@ -1,7 +1,7 @@
 /**
  * Country and place words in company names, from the data the runtime and the repo already hold: country
  * names in several languages from CLDR (`Intl.DisplayNames`, shipped with Node's ICU), the spec's country
- * and region names (`enums.json`) and the generator's real cities. Country words inside a name are
+ * and region names (`schemas/enums.json`) and the generator's real cities. Country words inside a name are
  * written one way ("Holland", "Nederland", "Pays-Bas" → `netherlands`); places after the name ("…,
  * Utrecht, NL", "… te Utrecht") are recognised so the normaliser can drop them.
  */

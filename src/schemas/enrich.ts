@@ -1,7 +1,7 @@
 /**
- * Enrichment request bodies (api-reference §14.2): v1 `/enrich` (one id), v1 `/bulk_enrich` (1..50 ids),
- * v2 `/enrich` (one id or a list of 1..50). Typed `parameters` per enrichment; every other enrichment takes
- * a free object or null, ignored.
+ * Enrichment request bodies (docs/spec/api-reference.md §14.2): v1 `/enrich` (one id), v1 `/bulk_enrich`
+ * (1..50 ids), v2 `/enrich` (one id or a list of 1..50). Typed `parameters` per enrichment; every other
+ * enrichment takes a free object or null, ignored.
  */
 import { z } from 'zod';
 import { anyCase, FreeObject, LIMITS, list } from './bounds.js';

@@ -1,6 +1,7 @@
 /**
  * Every enumeration of the interface. Small enums are literal tuples (so zod and TypeScript see the exact
- * values); the large code lists (countries, regions) come from `enums.json`, a copy of the spec's file.
+ * values); the large code lists (countries, regions) come from `enums.json`, the spec's enumerations (its
+ * one copy in the repository; docs/spec/README.md).
  */
 import data from './enums.json' with { type: 'json' };
 
@@ -202,7 +203,7 @@ export const AUTOCOMPLETE_FIELDS = [
 ] as const;
 export type AutocompleteField = (typeof AUTOCOMPLETE_FIELDS)[number];
 
-/** The technographics category keys of api-reference §14.4, in that order. */
+/** The technographics category keys of docs/spec/api-reference.md §14.4, in that order. */
 export const TECH_CATEGORIES = [
   'testing_and_qa',
   'sales',

@@ -1,11 +1,11 @@
 /**
- * Events, enrollments and webhooks: event payload schemas (api-reference §8.3), the version naming rules
- * (`founding_*` ↔ `funding_*`, `employee_joined_company` ↔ `executive_joined_company`) and the request
- * bodies of the events, enrollments and webhooks routes (v1 as in the live reference, v2 as designed in
- * `src/facade/routes/webhooks.ts` and `src/facade/routes/enrollments.ts`).
+ * Events, enrollments and webhooks: event payload schemas (docs/spec/api-reference.md §8.3), the version
+ * naming rules (`founding_*` ↔ `funding_*`, `employee_joined_company` ↔ `executive_joined_company`) and the
+ * request bodies of the events, enrollments and webhooks routes (v1 as in the live reference, v2 as designed
+ * in `src/facade/routes/webhooks.ts` and `src/facade/routes/enrollments.ts`).
  *
- * Over 400 lines on purpose: the zod schemas of every event payload of api-reference §8.3 plus the
- * request bodies that name them, kept in one place so the version naming rules apply to all alike.
+ * Over 400 lines on purpose: the zod schemas of every event payload of docs/spec/api-reference.md §8.3 plus
+ * the request bodies that name them, kept in one place so the version naming rules apply to all alike.
  */
 import { z } from 'zod';
 import { anyCase, FreeObject, LIMITS, list } from './bounds.js';

@@ -1,12 +1,12 @@
 /**
- * Fetch and stats filters (api-reference §1.3, §4.3, §5.2; 0.3.19). Every filter object is strict but
- * accepts the `type` discriminator real clients send; `negate` is optional and nullable. Values are
- * normalised here, once, so the core trusts them: country and region codes are lower-cased and checked
- * against the ISO lists, legacy job levels and capitalised departments are mapped to the current
- * taxonomy, `executive_joined_company` becomes `employee_joined_company`, ids are lower-cased.
- * Real clients' habits are read as the live pydantic server reads them: booleans given as strings
- * (`{"value": "true"}`) and enumeration values in any case (`"10m-25m"`). Every list and string is
- * bounded (`bounds.ts`: `LIMITS`); unknown filter names stay a 422.
+ * Fetch and stats filters (docs/spec/api-reference.md §1.3, §4.3, §5.2; 0.3.19). Every filter object is
+ * strict but accepts the `type` discriminator real clients send; `negate` is optional and nullable. Values
+ * are normalised here, once, so the core trusts them: country and region codes are lower-cased and checked
+ * against the ISO lists, legacy job levels and capitalised departments are mapped to the current taxonomy,
+ * `executive_joined_company` becomes `employee_joined_company`, ids are lower-cased. Real clients' habits are
+ * read as the live pydantic server reads them: booleans given as strings (`{"value": "true"}`) and
+ * enumeration values in any case (`"10m-25m"`). Every list and string is bounded (`bounds.ts`: `LIMITS`);
+ * unknown filter names stay a 422.
  */
 import { z } from 'zod';
 import { anyCase, Bool, LIMITS, list } from './bounds.js';
@@ -126,7 +126,7 @@ export const EventsFilter = z.strictObject({
 
 export const CATEGORY_FILTERS = ['google_category', 'naics_category', 'linkedin_category'] as const;
 
-/** Only one of the three category filters per request (api-reference §1.3). */
+/** Only one of the three category filters per request (docs/spec/api-reference.md §1.3). */
 function oneCategory(filters: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const used = CATEGORY_FILTERS.filter((k) => filters[k] !== undefined && filters[k] !== null);
   if (used.length > 1) {

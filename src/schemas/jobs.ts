@@ -1,6 +1,7 @@
 /**
- * Async job requests (api-reference §12.2–12.3): submit bodies (`list_id`, `parameters`, `notifications`)
- * and the list query. The `parameters` schema is the enrichment's own (research: `GenAIResearchParams`).
+ * Async job requests (docs/spec/api-reference.md §12.2–12.3): submit bodies (`list_id`, `parameters`,
+ * `notifications`) and the list query. The `parameters` schema is the enrichment's own (research:
+ * `GenAIResearchParams`).
  */
 import { z } from 'zod';
 import { anyCase, Bool, FreeObject, LIMITS, list } from './bounds.js';

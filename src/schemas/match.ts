@@ -1,5 +1,5 @@
 /**
- * Match requests (`api-reference.md` §3): strict objects, 1–50 rows. Per-row problems (no identifier,
+ * Match requests (docs/spec/api-reference.md §3): strict objects, 1–50 rows. Per-row problems (no identifier,
  * a name without a company …) are not schema errors: the matcher answers them in the row. Every field
  * is bounded (`bounds.ts`): names 256 characters as the live schema says, e-mails 320, phones 64, URLs
  * and ids 2,048; the matcher bounds them again for library callers (`core/match/limits.ts`).

@@ -1,5 +1,5 @@
 /**
- * Snapshot records (`snapshot-format.md`): one zod schema per stream. Unknown extra fields are kept
+ * Snapshot records (docs/spec/snapshot-format.md): one zod schema per stream. Unknown extra fields are kept
  * (loose objects) and ignored; optional fields get their empty defaults so the rest of the engine reads
  * one shape. Codes are lower-cased before they are checked against the enumerations.
  */

@@ -1,6 +1,6 @@
 /**
- * Research requests (api-reference §13): `parameters` = `GenAIResearchParams {output_schema, query,
- * prompt_template}` (one of `query` or `prompt_template` is needed) and one input or a list of 1..50
+ * Research requests (docs/spec/api-reference.md §13): `parameters` = `GenAIResearchParams {output_schema,
+ * query, prompt_template}` (one of `query` or `prompt_template` is needed) and one input or a list of 1..50
  * inputs `{business_id | prospect_id, custom_fields?}`.
  */
 import { z } from 'zod';

@@ -1,8 +1,8 @@
 /**
- * Search request bodies (api-reference §4.1, §4.2, §5.1, §6, §7). Strict objects: an unknown member is
- * a 422. Offset mode (v1 without `next_cursor`) takes `size` (≤ 60,000, default 60,000), `page_size`
- * (1–500) and `page` (≥ 1); cursor mode (`next_cursor` present, string or null, and every v2 fetch)
- * takes `page_size` ≤ 100. `size ≥ page_size` is checked as a root rule (`__root__`).
+ * Search request bodies (docs/spec/api-reference.md §4.1, §4.2, §5.1, §6, §7). Strict objects: an unknown
+ * member is a 422. Offset mode (v1 without `next_cursor`) takes `size` (≤ 60,000, default 60,000),
+ * `page_size` (1–500) and `page` (≥ 1); cursor mode (`next_cursor` present, string or null, and every v2
+ * fetch) takes `page_size` ≤ 100. `size ≥ page_size` is checked as a root rule (`__root__`).
  */
 import { z } from 'zod';
 import { anyCase, Bool, FreeObject, LIMITS, list } from './bounds.js';

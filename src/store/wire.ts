@@ -1,6 +1,6 @@
 /**
- * What the loader pre-builds per entity, so that reads never decode a full record (api-reference §4.4
- * business, §5.3 prospect):
+ * What the loader pre-builds per entity, so that reads never decode a full record (docs/spec/api-reference.md
+ * §4.4 business, §5.3 prospect):
  * - `wire`: the exact fetch `full` record, as the MessagePack array of its values in `WIRE_KEYS` order
  *   (the `preview` record is a key subset of it, picked at read time; a business's `events` depend on
  *   the clock and are filled in at read time). The record's other fields are stored beside it as

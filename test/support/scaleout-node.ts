@@ -6,7 +6,7 @@
  * serves and `job <id> cursor <n>` after each committed batch; stops on SIGTERM.
  */
 import { openEngine } from '../../src/engine.js';
-import { serve } from '../../src/serve.js';
+import { serve } from '../../src/serve/index.js';
 
 interface NodeConfig {
   snapshot: string;

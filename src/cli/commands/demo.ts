@@ -18,7 +18,7 @@ import {
   setEntitlements,
 } from '../../account/accounts.js';
 import { openEngine, type Engine, type EngineOptions } from '../../engine.js';
-import { serve } from '../../serve.js';
+import { serve } from '../../serve/index.js';
 import { rateLimitOption, untilSignal, webhookOptions } from './serve.js';
 import { SCHEMA_VERSION } from '../../store/schema.js';
 import { DEMO_SQL } from '../../store/sql/meta.js';

@@ -2,20 +2,20 @@
  * `prospectdb serve --db FILE [--state FILE|URL] [--workers N] [--watch] [--port N] [--host H]
  * [--rate-limit N|off] [--public-url URL] [--cors-origin URL …]`: the HTTP facade over a database, with
  * the agent tool server at `/mcp`, in one process or in N worker processes on one port
- * (`serve-cluster.ts`); SIGHUP (and, with `--watch`, a new file renamed over FILE) swaps the snapshot.
+ * (`serve/cluster.ts`); SIGHUP (and, with `--watch`, a new file renamed over FILE) swaps the snapshot.
  */
 import { parseArgs } from 'node:util';
 import { openEngine, type EngineOptions } from '../../engine.js';
 import type { FacadeOptions } from '../../facade/types.js';
 import type { SettingsOptions } from '../../runtime/settings.js';
-import { serve } from '../../serve.js';
+import { serve } from '../../serve/index.js';
 import {
   isClusterWorker,
   leaveCluster,
   runPrimary,
   untilStopped,
   workersOption,
-} from '../../serve-cluster.js';
+} from '../../serve/cluster.js';
 import { publicOrigin } from '../../mcp/http.js';
 import { snapshotTriggers, swapInPlaceRefusal } from '../snapshot-watch.js';
 
@@ -32,8 +32,8 @@ such as http://127.0.0.1 (local development; off by default, announced on stderr
 --workers N (default: the number of cores) serves from N processes on one port; each opens FILE and
 the state store and builds its indexes before it takes requests; a worker that dies is restarted.
 --workers 1 serves from this process. --state names the state store (accounts, keys, credits,
-webhooks, jobs): a SQLite file (default: FILE itself, shared by the workers) or a PostgreSQL URL shared
-by every process and machine serving the same snapshot.
+webhooks, jobs): a SQLite file (default: beside FILE, x.state.db for x.db, shared by the workers) or a
+PostgreSQL URL shared by every process and machine serving the same snapshot.
 
 The agent tool server answers at /mcp (OAuth 2.0). --public-url https://data.example.com names the
 origin remote agents use, typically a TLS-terminating proxy in front of this server: the OAuth issuer,

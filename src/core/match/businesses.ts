@@ -1,9 +1,9 @@
 /**
- * Business match, one row at a time against in-memory indexes (no SQLite round trip per row).
- * Rules (`api-reference.md` §3.1): exact keys first — profile slug, host, registrable domain; when name
- * and domain are both given the domain decides and the name confirms or picks among businesses sharing
- * the domain; name only → exact name key, then fuzzy name; an invalid domain → no match. A domain or
- * profile that is given but unknown rules out candidates that have a different one.
+ * Business match, one row at a time against in-memory indexes (no SQLite round trip per row). Rules
+ * (docs/spec/api-reference.md §3.1): exact keys first — profile slug, host, registrable domain; when name and
+ * domain are both given the domain decides and the name confirms or picks among businesses sharing the
+ * domain; name only → exact name key, then fuzzy name; an invalid domain → no match. A domain or profile that
+ * is given but unknown rules out candidates that have a different one.
  *
  * Over 400 lines on purpose: the documented rule order of one row (keys, then name, then the namesake
  * tie-breaks) reads top to bottom in one file; the scorers live apart.
@@ -22,7 +22,7 @@ import {
   type NameSearch,
   type QueryName,
 } from './company-search.js';
-import { wordsWithPrefix } from '../../indexes/match/token-index.js';
+import { docFrequency, wordsWithPrefix } from '../../indexes/match/token-index.js';
 import { alignedScore, lastAlignment } from './company-score.js';
 import { calibrated, type ConfidencePath } from './company-confidence.js';
 import { wordEvidence } from './company-words.js';
@@ -447,8 +447,7 @@ function rarestWordShare(ctx: CompanyContext, key: string): number {
   const tokens = ctx.tokens();
   let least = Infinity;
   for (const word of key.split(' ')) {
-    const v = tokens.vocabId.get(word);
-    const n = v === undefined ? 0 : (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
+    const n = docFrequency(tokens, tokens.vocabId.get(word));
     if (n < least) least = n;
   }
   return least;

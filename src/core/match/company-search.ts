@@ -17,7 +17,13 @@ import {
 } from '../../indexes/match/businesses.js';
 import type { KeyIndex } from '../../indexes/hash/index.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
-import { candidates, nearVocabulary, sameJoined, type TokenIndex } from '../../indexes/match/token-index.js';
+import {
+  candidates,
+  docFrequency,
+  nearVocabulary,
+  sameJoined,
+  type TokenIndex,
+} from '../../indexes/match/token-index.js';
 import { companyMatchName } from '../../normalise/index.js';
 import {
   alignedScore,
@@ -380,8 +386,7 @@ function pairsRarest(tokens: TokenIndex, c: ScoredName): boolean {
   let rarest = -1;
   let least = Infinity;
   for (let j = 0; j < c.tokens.length; j++) {
-    const v = tokens.vocabId.get(c.tokens[j] as string);
-    const n = v === undefined ? 0 : (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
+    const n = docFrequency(tokens, tokens.vocabId.get(c.tokens[j] as string));
     if (n < least) {
       least = n;
       rarest = j;

@@ -19,7 +19,7 @@
  * decision; apart, each rule would need the others' weights.
  */
 import { keyInitials } from '../../indexes/match/businesses.js';
-import type { TokenIndex } from '../../indexes/match/token-index.js';
+import { docFrequency, type TokenIndex } from '../../indexes/match/token-index.js';
 import { CANONICAL_COUNTRIES, PLACES } from '../../normalise/company-places.js';
 import { STOP_WORDS, WEAK_WORDS } from './company-score.js';
 import { nearTokens } from '../../normalise/similarity.js';
@@ -133,15 +133,11 @@ function memoOf(tokens: TokenIndex): Memo {
   return m;
 }
 
-function df(tokens: TokenIndex, v: number): number {
-  return v < 0 ? 0 : (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
-}
-
 /** The weight of vocabulary word `v` (-1: a word no name has). */
 function vocabWeight(tokens: TokenIndex, memo: Memo, v: number): number {
   if (v < 0) return weight(tokens.size, 0);
   let x = memo.weight[v] as number;
-  if (Number.isNaN(x)) memo.weight[v] = x = weight(tokens.size, df(tokens, v));
+  if (Number.isNaN(x)) memo.weight[v] = x = weight(tokens.size, docFrequency(tokens, v));
   return x;
 }
 
@@ -194,8 +190,8 @@ export function wordEvidence(
     for (let k = tokens.postStart[v] as number; k < (tokens.postStart[v + 1] as number); k++)
       add(tokens.post[k] as number);
   };
-  const rare = ids.filter((v) => v >= 0 && df(tokens, v) <= CANDIDATE_DF);
-  rare.sort((a, b) => df(tokens, a) - df(tokens, b));
+  const rare = ids.filter((v) => v >= 0 && docFrequency(tokens, v) <= CANDIDATE_DF);
+  rare.sort((a, b) => docFrequency(tokens, a) - docFrequency(tokens, b));
   for (const v of rare) {
     if (pool.length >= MAX_CANDIDATES) break;
     addPostings(v);
@@ -208,7 +204,7 @@ export function wordEvidence(
   for (let i = 0; i + 3 <= words.length; i++)
     for (let k = 3; k <= MAX_INITIALS && i + k <= words.length; k++) {
       const v = tokens.vocabId.get(keyInitials(words.slice(i, i + k)));
-      if (v !== undefined && df(tokens, v) <= CANDIDATE_DF) addPostings(v);
+      if (v !== undefined && docFrequency(tokens, v) <= CANDIDATE_DF) addPostings(v);
     }
   if (pool.length === 0) return null;
   const weights = new Float64Array(words.length);
@@ -265,7 +261,7 @@ function heldElsewhere(tokens: TokenIndex, pos: number, ids: Int32Array, n: numb
   if (n === 0) return false;
   let rarest = ids[0] as number;
   for (let j = 1; j < n; j++)
-    if (df(tokens, ids[j] as number) < df(tokens, rarest)) rarest = ids[j] as number;
+    if (docFrequency(tokens, ids[j] as number) < docFrequency(tokens, rarest)) rarest = ids[j] as number;
   for (let k = tokens.postStart[rarest] as number; k < (tokens.postStart[rarest + 1] as number); k++) {
     const doc = tokens.post[k] as number;
     if (doc === pos) continue;
@@ -402,7 +398,7 @@ function candidateScore(
     extra += EXTRA_BASE + EXTRA_PER_WEIGHT * (weights[i] as number);
     queryExtras++;
     if (WEAK_WORDS.has(word)) queryWeak++;
-    if (df(tokens, v) <= w.distinctive) queryDistinct = true;
+    if (docFrequency(tokens, v) <= w.distinctive) queryDistinct = true;
   }
   let seenShared = false;
   let extras = 0;
@@ -418,7 +414,7 @@ function candidateScore(
     extra += EXTRA_BASE + EXTRA_PER_WEIGHT * (cWeights[j] as number);
     extras++;
     if (WEAK_WORDS.has(cWords[j] as string)) weakExtras++;
-    if (df(tokens, v) <= w.distinctive) candidateDistinct = true;
+    if (docFrequency(tokens, v) <= w.distinctive) candidateDistinct = true;
   }
   if (extras === 0 && queryExtras === 0 && same === words.length) return NaN; // the same words
   // The query is the candidate's name and more, and another name holds the candidate's words too: the

@@ -1,5 +1,5 @@
 /**
- * Match shapes: the live response rows (`api-reference.md` §3) plus the opt-in extras
+ * Match shapes: the live response rows (docs/spec/api-reference.md §3) plus the opt-in extras
  * (`match_confidence`, `matched_on`, `alternatives`) that only appear when asked for.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Credits: balance, aggregation (v1 and v2, same schemas) and the v1 charging menu
- * (api-reference §11). Free to call.
+ * (docs/spec/api-reference.md §11). Free to call.
  */
 import { allocatedCredits, balance } from '../../account/accounts.js';
 import { aggregateCredits, CreditAggregationRequest } from '../../account/aggregation.js';

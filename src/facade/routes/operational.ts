@@ -1,4 +1,4 @@
-/** Operational routes: health checks and the service version (interface.md "Operational"). */
+/** Operational routes: health checks and the service version (docs/spec/interface.md "Operational"). */
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { Route } from '../types.js';

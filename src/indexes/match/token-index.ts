@@ -210,8 +210,16 @@ export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = {
 };
 
 /**
+ * How many documents hold vocabulary word `v` (its document frequency): the length of its postings;
+ * 0 for a word no document has (`v` undefined, as `vocabId.get` gives, or -1).
+ */
+export function docFrequency(index: TokenIndex, v: number | undefined): number {
+  return v === undefined || v < 0 ? 0 : (index.postStart[v + 1] as number) - (index.postStart[v] as number);
+}
+
+/**
  * Vocabulary ids of every token near `token` (`nearTokens`: equal, one OSA edit apart from 4 characters,
- * two from 8). Two strings within k edits share a string reachable by at most k deletions from each, so
+ * two from 5). Two strings within k edits share a string reachable by at most k deletions from each, so
  * the query's deletions are looked up among the vocabulary's (and the vocabulary itself); every hit is
  * then checked with `nearTokens`.
  */
@@ -378,7 +386,7 @@ function blocked(
     const near = nearVocabulary(index, t);
     if (near.length === 0) continue;
     hits.push(near);
-    for (const v of near) total += (index.postStart[v + 1] as number) - (index.postStart[v] as number);
+    total += postings(index, near);
   }
   const complete = total <= budget || hits.length < 2;
   const s = index.scratch;
@@ -483,7 +491,7 @@ function intersect(a: Int32Array, b: Int32Array): Int32Array {
 
 function postings(index: TokenIndex, near: readonly number[]): number {
   let n = 0;
-  for (const v of near) n += (index.postStart[v + 1] as number) - (index.postStart[v] as number);
+  for (const v of near) n += docFrequency(index, v);
   return n;
 }
 
@@ -590,9 +598,6 @@ export function wordsWithPrefix(index: TokenIndex, prefix: string, limit: number
     if (!w.startsWith(prefix)) break;
     if (w.length > prefix.length) out.push(w);
   }
-  const df = (w: string) => {
-    const v = index.vocabId.get(w) as number;
-    return (index.postStart[v + 1] as number) - (index.postStart[v] as number);
-  };
+  const df = (w: string) => docFrequency(index, index.vocabId.get(w));
   return out.sort((a, b) => df(b) - df(a) || (a < b ? -1 : 1)).slice(0, limit);
 }
