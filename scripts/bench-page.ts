@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPORT_FORMAT, type BenchReport, type Metric } from '../src/bench/report.js';
+import { REPORT_FORMAT, type BenchReport, type Metric } from '../tools/bench/report.js';
 
 export const START = '<!-- bench-results:start (scripts/bench-page.ts writes this section) -->';
 export const END = '<!-- bench-results:end -->';

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { END, renderSection, replaceSection, START, type Sourced } from '../scripts/bench-page.js';
-import { REPORT_FORMAT, type BenchReport } from '../src/bench/report.js';
+import { REPORT_FORMAT, type BenchReport } from '../tools/bench/report.js';
 
 const report: BenchReport = {
   format: REPORT_FORMAT,
