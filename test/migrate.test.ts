@@ -62,6 +62,7 @@ function oldFile(name: string, version: 2 | 4): string {
       update.run(Buffer.from(doc), packJson(unpackWire(table, r.wire)), r.rowid);
     }
     db.exec(`ALTER TABLE ${table} DROP COLUMN rest`);
+    if (table === 'businesses') db.exec('ALTER TABLE businesses DROP COLUMN other_names');
     if (version === 2) for (const c of ['wire', 'facets']) db.exec(`ALTER TABLE ${table} DROP COLUMN ${c}`);
   }
   db.exec("DELETE FROM meta WHERE key IN ('record_dictionary', 'record_structures')");
@@ -71,8 +72,8 @@ function oldFile(name: string, version: 2 | 4): string {
 }
 
 const message = (path: string, version: string) =>
-  `${path}: written with schema version ${version}, this prospectdb reads version 5 (each record stored ` +
-  `once, compact). Rewrite it with \`prospectdb migrate --db ${path}\` (in place, or --out NEW_FILE), or ` +
+  `${path}: written with schema version ${version}, this prospectdb reads version 6 (each record stored ` +
+  `once, compact, with other names). Rewrite it with \`prospectdb migrate --db ${path}\` (in place, or --out NEW_FILE), or ` +
   'load its snapshot again with `prospectdb load`.';
 
 function cli(...args: string[]) {
@@ -129,7 +130,7 @@ describe('a file of the old layout', () => {
       spy.mockRestore();
       expect(notices).toEqual([]);
       expect(engine.info()).toMatchObject({
-        schemaVersion: 5,
+        schemaVersion: 6,
         counts: { businesses: 2000, prospects: 10_000 },
       });
     } finally {
@@ -139,7 +140,7 @@ describe('a file of the old layout', () => {
     // Run again: nothing to do, said so.
     const again = cli('migrate', '--db', path);
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe(`prospectdb: ${path}: already at schema version 5 [CONFLICT]\n`);
+    expect(again.stderr).toBe(`prospectdb: ${path}: already at schema version 6 [CONFLICT]\n`);
   });
 
   it('is rewritten into a new file with --out (the old one left as it is), also from before schema 3', async () => {

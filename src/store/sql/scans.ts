@@ -30,6 +30,10 @@ export const SCAN_SQL = {
   prospectMatchKeys: `SELECT kind, key, row FROM match_keys WHERE entity = 'prospect'`,
 } as const;
 
+/** `indexes/match/other-names.ts`, `indexes/businesses.ts`: the businesses that have other names. */
+export const OTHER_NAMES_SCAN =
+  'SELECT rowid, other_names FROM businesses WHERE other_names IS NOT NULL ORDER BY rowid';
+
 /**
  * `core/export.ts`: the stored records of a step of an export, one aggregate row per statement: every
  * record's `wire` bytes one after another (`group_concat` of the blobs, cast back: a UTF-8 database
