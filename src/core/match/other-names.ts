@@ -3,8 +3,8 @@
  * transliterated names). The rules, in the order `businesses.ts` applies them to a name:
  * 1. a current name with the row's name key (legal form allowing) wins: a former name that another
  *    business now holds as its current name goes to that business;
- * 2. else an other name with the row's name key: its business, decided as for current names (legal
- *    form, then the country of a given domain, among several businesses);
+ * 2. else an other name with the row's name key: its business, decided as for current names among
+ *    several businesses (the legal form written; not the country, which a former name need not share);
  * 3. else a current name that the row's name fuzzily matches;
  * 4. else an other name that it fuzzily matches, by the same scorer and decision as current names.
  * An other-name answer (2, 4) stands only when no current name of another business scored within
@@ -14,6 +14,7 @@
  * entries (their keys, legal forms, owners' countries, token index), so the current-name search and
  * decision code runs unchanged; answers are mapped back to their businesses.
  */
+import type { NullableStringColumn } from '../../indexes/format/strings.js';
 import type { BusinessMatchIndex } from '../../indexes/match/businesses.js';
 import {
   decide,
@@ -49,13 +50,15 @@ function entryContext(ctx: CompanyContext): CompanyContext {
   if (view === undefined) {
     const others = ctx.otherNames();
     const o = others.index;
-    // The name columns in entry space; anything else read through it would be the businesses'.
+    // The name columns in entry space; anything else read through it would be the businesses'. No
+    // country: an other name's legal form is not checked against the headquarters' country.
+    const noCountry: NullableStringColumn = { length: o.size, at: () => null };
     const index = Object.create(ctx.index, {
       size: { value: o.size },
       names: { value: o.names },
       nameKeys: { value: o.nameKeys },
       forms: { value: o.forms },
-      countries: { value: o.countries },
+      countries: { value: noCountry },
       byNameKey: { value: o.byNameKey },
     }) as BusinessMatchIndex;
     view = {

@@ -2,7 +2,9 @@
  * The businesses' other names (`other_names`: former legal names, trading, short and transliterated
  * names) as match keys of their own, saved in the file like the current names' (`indexes/persist.ts`).
  * An entry is one other name of one business: its owner (a position of the business match index), its
- * name as written, its match key and legal form (`companyMatchName`), and the owner's country. A name
+ * name as written, its match key and legal form (`companyMatchName`). No country: a former name may be
+ * from another jurisdiction than the business's headquarters, so its legal form is not checked against
+ * that country (only against the legal form a row is written with). A name
  * whose key and form are the owner's current ones adds nothing and is left out, as is a repeat of a
  * key and form the owner already has. The token index over the entries' keys is a saved kind apart,
  * as for the current names, so a fuzzy other-name search blocks and scores the way a current-name
@@ -11,7 +13,7 @@
 import type { Context } from '../../runtime/context.js';
 import { companyMatchName } from '../../normalise/index.js';
 import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
-import { StringList, type NullableStringColumn, type StringColumn } from '../format/strings.js';
+import { StringList, type StringColumn } from '../format/strings.js';
 import { savedIndex, type SavedForm } from '../persist.js';
 import { OTHER_NAMES_SCAN } from '../../store/sql/scans.js';
 import { businessMatchIndex, splitKey } from './businesses.js';
@@ -27,8 +29,6 @@ export interface OtherNameIndex {
   readonly nameKeys: StringColumn;
   /** The legal-form classes each other name is written with ('' when none). */
   readonly forms: StringColumn;
-  /** The owner's country (a tie-break reads it, as for current names). */
-  readonly countries: NullableStringColumn;
   /** Other-name key → entries. */
   readonly byNameKey: KeyIndex;
 }
@@ -46,7 +46,6 @@ function build(engine: Context): OtherNameIndex {
   const names: string[] = [];
   const nameKeys: string[] = [];
   const forms: string[] = [];
-  const countries: (string | null)[] = [];
   const byNameKey = new KeyIndexBuilder();
   const rows = engine.db.prepare(OTHER_NAMES_SCAN).raw().iterate() as IterableIterator<[number, string]>;
   for (const [rowid, column] of rows) {
@@ -62,7 +61,6 @@ function build(engine: Context): OtherNameIndex {
       names.push(name);
       nameKeys.push(m.key);
       forms.push(m.form);
-      countries.push(index.countries.at(pos) ?? null);
       byNameKey.add(m.key, entry);
     }
   }
@@ -72,7 +70,6 @@ function build(engine: Context): OtherNameIndex {
     names: StringList.of(names),
     nameKeys: StringList.of(nameKeys),
     forms: StringList.of(forms),
-    countries: StringList.of(countries),
     byNameKey: byNameKey.finish(),
   };
 }
@@ -92,7 +89,6 @@ export const OTHER_NAME_FORM: SavedForm<OtherNameIndex> = {
     names: isList,
     nameKeys: isList,
     forms: isList,
-    countries: isList,
     byNameKey: (v) => v instanceof KeyIndex,
   },
 };
