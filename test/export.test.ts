@@ -19,6 +19,9 @@ import type { ProspectsExportRequest } from '../src/schemas/export.js';
 import { BusinessesFetchRequestV2, ProspectsFetchRequestV2 } from '../src/schemas/search.js';
 import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
 
+/** Struct field names DuckDB's DESCRIBE quotes (they are keywords of its SQL). */
+const DUCKDB_KEYWORDS = new Set(['name', 'type']);
+
 /** A third of the demo prospects, so the file comparisons stay quick. */
 const SUBSET: ProspectsExportRequest['filters'] = { company_size: { values: ['11-50', '51-200'] } };
 let dir: string;
@@ -172,7 +175,8 @@ describe('export files', () => {
             string: 'VARCHAR',
             int: 'INTEGER',
             list: 'VARCHAR[]',
-            records: `STRUCT(${c.fields?.map((f) => `${f} VARCHAR`).join(', ')})[]`,
+            // DuckDB quotes a field named like one of its keywords (`other_names`: "name", "type").
+            records: `STRUCT(${c.fields?.map((f) => `${DUCKDB_KEYWORDS.has(f) ? `"${f}"` : f} VARCHAR`).join(', ')})[]`,
           })[c.kind];
         expect(types).toEqual(columns.map((c) => ({ column_name: c.name, column_type: expectedType(c) })));
         const rows = await duck(`SELECT * FROM read_parquet('${parquet}')`);

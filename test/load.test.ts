@@ -285,7 +285,7 @@ describe('snapshot loader', () => {
       founded_year: null,
       note: 'kept',
     });
-    expect(Object.keys(record).slice(-2)).toEqual(['enrichments', 'note']);
+    expect(Object.keys(record).slice(-3)).toEqual(['enrichments', 'other_names', 'note']);
   });
 
   it('gives the same rows and the same reports for large files, on this thread and on a worker', async () => {

@@ -49,7 +49,10 @@ const EDGES: unknown[] = [
   undefined,
   null,
   '',
+  ' ',
   'x',
+  'trading_name',
+  'Trading_Name',
   'US',
   'us',
   'Us',
@@ -186,6 +189,7 @@ describe('fast record validation', () => {
           ? {
               operating_locations: { country_code: 'fr', region_country_code: null, city_name: 'Paris' },
               business_intent_topics: { topic: 'cloud', intent_level: 'high_intent' },
+              other_names: { name: 'Acme Holding B.V.', type: 'previous_legal_name' },
             }
           : {
               emails: { address: 'a@b.co', type: 'personal', status: 'valid', source: 'x' },
@@ -198,6 +202,15 @@ describe('fast record validation', () => {
           for (const value of EDGES) agree(stream, { ...record, [list]: [item, { ...item, [key]: value }] });
         }
       }
+    }
+  });
+
+  it('agrees with zod on other_names lists at and past their limit of 20', () => {
+    const item = (i: number) => ({ name: `Acme ${i}`, type: 'trading_name' });
+    for (const n of [0, 1, 19, 20, 21, 40]) {
+      const record = { ...BUSINESSES[0]!, other_names: Array.from({ length: n }, (_, i) => item(i)) };
+      agree('businesses', record);
+      expect(validator('businesses')(record).ok).toBe(n <= 20);
     }
   });
 

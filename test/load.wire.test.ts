@@ -125,6 +125,7 @@ function referenceBusiness(b: BusinessRecord, events: string[], mode: FetchMode)
     linkedin_profile: b.linkedin_profile,
     google_category: b.google_category,
     linkedin_category: b.linkedin_category,
+    other_names: b.other_names.map((o) => ({ name: o.name, type: o.type })),
   };
 }
 

@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js';
 import { openEngine } from '../src/engine.js';
 import { EngineError } from '../src/errors.js';
-import { decodeDoc } from '../src/store/codec.js';
+import { decodeDoc, packRest } from '../src/store/codec.js';
 import { migrateFile } from '../src/store/migrate.js';
 import { packJson } from '../src/store/msgpack.js';
-import { unpackWire } from '../src/store/wire.js';
+import { unpackWire, WIRE_KEYS } from '../src/store/wire.js';
 import golden from './records.golden.json' with { type: 'json' };
 import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
 import { recordsGolden } from './support/records-golden.js';
@@ -62,6 +62,7 @@ function oldFile(name: string, version: 2 | 4): string {
       update.run(Buffer.from(doc), packJson(unpackWire(table, r.wire)), r.rowid);
     }
     db.exec(`ALTER TABLE ${table} DROP COLUMN rest`);
+    if (table === 'businesses') db.exec('ALTER TABLE businesses DROP COLUMN other_names');
     if (version === 2) for (const c of ['wire', 'facets']) db.exec(`ALTER TABLE ${table} DROP COLUMN ${c}`);
   }
   db.exec("DELETE FROM meta WHERE key IN ('record_dictionary', 'record_structures')");
@@ -70,9 +71,39 @@ function oldFile(name: string, version: 2 | 4): string {
   return path;
 }
 
+/**
+ * A copy of the fresh file as schema 5 wrote it: business `wire` arrays without `other_names`, a
+ * snapshot's `other_names` kept as an unknown key of `rest`, no `other_names` column.
+ */
+function fileV5(name: string): string {
+  const path = join(dir, name);
+  copyFileSync(fresh, path);
+  const db = new Database(path);
+  const update = db.prepare('UPDATE businesses SET wire = ?, rest = ? WHERE rowid = ?');
+  const rows = db.prepare('SELECT rowid, wire, rest FROM businesses').all() as {
+    rowid: number;
+    wire: Buffer;
+    rest: Buffer;
+  }[];
+  for (const r of rows) {
+    const { other_names: names, ...record } = decodeDoc('businesses', r.wire, r.rest) as unknown as Record<
+      string,
+      unknown
+    >;
+    if ((names as unknown[]).length > 0) record.other_names = names;
+    const { other_names: _, ...wire } = unpackWire('businesses', r.wire);
+    const values = WIRE_KEYS.businesses.filter((k) => k !== 'other_names').map((k) => wire[k]);
+    update.run(packJson(values), packRest('businesses', record, wire), r.rowid);
+  }
+  db.exec('ALTER TABLE businesses DROP COLUMN other_names');
+  db.prepare("UPDATE meta SET value = '5' WHERE key = 'schema_version'").run();
+  db.close();
+  return path;
+}
+
 const message = (path: string, version: string) =>
-  `${path}: written with schema version ${version}, this prospectdb reads version 5 (each record stored ` +
-  `once, compact). Rewrite it with \`prospectdb migrate --db ${path}\` (in place, or --out NEW_FILE), or ` +
+  `${path}: written with schema version ${version}, this prospectdb reads version 6 (each record stored ` +
+  `once, compact, with other names). Rewrite it with \`prospectdb migrate --db ${path}\` (in place, or --out NEW_FILE), or ` +
   'load its snapshot again with `prospectdb load`.';
 
 function cli(...args: string[]) {
@@ -129,7 +160,7 @@ describe('a file of the old layout', () => {
       spy.mockRestore();
       expect(notices).toEqual([]);
       expect(engine.info()).toMatchObject({
-        schemaVersion: 5,
+        schemaVersion: 6,
         counts: { businesses: 2000, prospects: 10_000 },
       });
     } finally {
@@ -139,7 +170,35 @@ describe('a file of the old layout', () => {
     // Run again: nothing to do, said so.
     const again = cli('migrate', '--db', path);
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe(`prospectdb: ${path}: already at schema version 5 [CONFLICT]\n`);
+    expect(again.stderr).toBe(`prospectdb: ${path}: already at schema version 6 [CONFLICT]\n`);
+  });
+
+  it('of schema 5 is refused, then migrated to the records, other names and answers of a fresh load', async () => {
+    const path = fileV5('old-v5.db');
+    expect(() => openEngine({ path }).close()).toThrow(message(path, '5'));
+    const out = join(dir, 'migrated-v5.db');
+    expect(migrateFile(path, { out })).toMatchObject({ fromVersion: '5', businesses: 2000, prospects: 0 });
+    const engine = openEngine({ path: out, clock: () => DEMO_NOW });
+    const reference = openEngine({ path: fresh, readonly: true, clock: () => DEMO_NOW });
+    try {
+      expect(await recordsGolden(engine)).toEqual(golden);
+      const all = (e: typeof engine) =>
+        e.db.prepare('SELECT wire, rest, other_names FROM businesses ORDER BY rowid').all() as {
+          wire: Buffer;
+          rest: Buffer;
+          other_names: string | null;
+        }[];
+      const migrated = all(engine);
+      const loaded = all(reference);
+      expect(migrated.map((r) => decodeDoc('businesses', r.wire, r.rest))).toEqual(
+        loaded.map((r) => decodeDoc('businesses', r.wire, r.rest)),
+      );
+      expect(migrated.map((r) => r.other_names)).toEqual(loaded.map((r) => r.other_names));
+      expect(loaded.filter((r) => r.other_names !== null).length).toBeGreaterThan(100);
+    } finally {
+      engine.close();
+      reference.close();
+    }
   });
 
   it('is rewritten into a new file with --out (the old one left as it is), also from before schema 3', async () => {

@@ -246,6 +246,7 @@ describe('records', () => {
         'linkedin_profile',
         'google_category',
         'linkedin_category',
+        'other_names',
       ].sort(),
     );
     expect((rec as Rec).events).toContain(withEvent.event_name);

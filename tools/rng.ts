@@ -39,7 +39,15 @@ export class Prng {
 }
 
 /** Stream tags: one per kind of record, so the same index gives unrelated draws in each stream. */
-export const STREAM = { business: 1, plan: 2, prospect: 3, event: 4, enrichment: 5, name: 6 } as const;
+export const STREAM = {
+  business: 1,
+  plan: 2,
+  prospect: 3,
+  event: 4,
+  enrichment: 5,
+  name: 6,
+  otherNames: 7,
+} as const;
 
 function mix32(x: number): number {
   // murmur3's finaliser: spreads consecutive indexes over the whole 32-bit space.

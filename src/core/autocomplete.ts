@@ -17,7 +17,8 @@
  * `company_name` reads legal forms as the matcher does (ISO 20275 classes, {@link companyMatchName}):
  * a query ending or starting with a form in any spelling ("brightwell nv", "… naamloze vennootschap")
  * finds the names carrying that form, beside the literal matches, ranked by weight; then the names
- * without the query's form (another form, or none) fill what is left.
+ * without the query's form (another form, or none) fill what is left. A business's other names
+ * (`other_names`) are searchable too, and suggest its current name (the label and value).
  */
 import { kind, type Context, type Kind } from '../runtime/context.js';
 import { businessIndex } from '../indexes/businesses.js';
@@ -30,6 +31,7 @@ import {
 } from '../indexes/completion.js';
 import type { Facet } from '../indexes/facet.js';
 import { countryLabel, regionLabel } from '../indexes/labels.js';
+import { otherNamesOf } from '../indexes/match/other-names.js';
 import { prospectIndex } from '../indexes/prospects.js';
 import { relatedTitles } from '../indexes/related-titles.js';
 import { companyMatchName, splitLegalForms } from '../normalise/company.js';
@@ -49,6 +51,7 @@ import {
   type AutocompleteField,
 } from '../schemas/enums.js';
 import type { AutocompleteQuery } from '../schemas/search.js';
+import { OTHER_NAMES_SCAN } from '../store/sql/scans.js';
 
 export const AUTOCOMPLETE_LIMIT = 20;
 const SEMANTIC_SCAN_MAX = 50_000;
@@ -173,6 +176,7 @@ function candidates(engine: Context, field: AutocompleteField): CompletionCandid
     }
     case 'company_name': {
       const f = b.facets.name;
+      const others = otherNamesByKey(engine);
       return [...f.keys].map(([key, id]) => {
         const label = f.labels[id]!;
         const form = companyMatchName(label).form;
@@ -181,6 +185,8 @@ function candidates(engine: Context, field: AutocompleteField): CompletionCandid
           value: label,
           weight: f.counts[id]! + count(p!.facets.companyName, key),
           tags: form ? form.split('+') : [],
+          // Other names find the current name: "hoogovens" suggests the business now named otherwise.
+          aliases: others.get(key) ?? [],
         };
       });
     }
@@ -193,6 +199,20 @@ function candidates(engine: Context, field: AutocompleteField): CompletionCandid
     case 'interests':
       return facetCandidates(p!.facets.interests);
   }
+}
+
+/** The other names of the businesses, by the name key of their current name. */
+function otherNamesByKey(engine: Context): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const rows = engine.db.prepare(OTHER_NAMES_SCAN).raw().iterate() as IterableIterator<
+    [number, string, string]
+  >;
+  for (const [, column, key] of rows) {
+    let list = out.get(key);
+    if (!list) out.set(key, (list = []));
+    for (const name of otherNamesOf(column)) if (!list.includes(name)) list.push(name);
+  }
+  return out;
 }
 
 /** The completion index of one field (built on first use per data version). */

@@ -14,6 +14,8 @@
  * - `company_name` (prospects and businesses) matches the normalised company name: legal suffixes, case,
  *   accents and punctuation folded (`companyKey`), so "Acme Robotics" finds "Acme Robotics, Inc."; a legal
  *   form written in front ("N.V. Brightwell") also reads as the name without it (`companyFilterKeys`).
+ *   A business's other names (`other_names`: a former legal name, a trading name …) match as its name
+ *   does, so "Koninklijke Hoogovens" finds the business whose current name is another.
  * - `google_category`, `linkedin_category`, `company_tech_stack_*`, `city_region` match a whole value,
  *   case and punctuation folded. `naics_category` matches codes starting with the given 2–6 digits.
  * - `city_region_country` matches the folded label "City, RR, CC" (region only for US, CA, AU) or
@@ -82,12 +84,17 @@ class Accumulator {
     else this.spare = borrow(this.engine, this.acc.size);
     return this.spare;
   }
-  /** Applies the union of the postings of `keys` in `facet` (a lone dense posting is used as it is). */
-  applyKeys(filter: Filter, facet: Facet, keys: readonly string[]): void {
+  /**
+   * Applies the union of the postings of `keys` in `facet` (and in `also`, when given); a lone dense
+   * posting is used as it is.
+   */
+  applyKeys(filter: Filter, facet: Facet, keys: readonly string[], also?: Facet): void {
     const postings: Posting[] = [];
-    for (const k of keys) {
-      const id = facet.keys.get(k);
-      if (id !== undefined) postings.push(facet.postings[id]!);
+    for (const f of also ? [facet, also] : [facet]) {
+      for (const k of keys) {
+        const id = f.keys.get(k);
+        if (id !== undefined) postings.push(f.postings[id]!);
+      }
     }
     const only = postings.length === 1 ? postings[0] : undefined;
     if (only instanceof Bitset) return this.apply(filter, only);
@@ -219,8 +226,10 @@ export function matchProspects(engine: Context, filters: AnyProspectFilters | nu
       ),
     );
   }
-  if (has(f.company_name))
-    out.applyKeys(f.company_name, facets.companyName, f.company_name.values.flatMap(companyFilterKeys));
+  if (has(f.company_name)) {
+    const keys = f.company_name.values.flatMap(companyFilterKeys);
+    out.applyKeys(f.company_name, facets.companyName, keys, facets.companyOtherName);
+  }
   if (f.has_website) out.apply(f.has_website, exists(ix.hasWebsite, ix.all, f.has_website));
   if (f.is_public_company) out.apply(f.is_public_company, exists(ix.isPublic, ix.all, f.is_public_company));
   return out.finish();
@@ -275,8 +284,10 @@ export function matchBusinesses(
   if (has(f.linkedin_category)) keys(f.linkedin_category, facets.linkedin, foldText);
   if (has(f.company_tech_stack_category)) keys(f.company_tech_stack_category, facets.techCategory, foldText);
   if (has(f.company_tech_stack_tech)) keys(f.company_tech_stack_tech, facets.tech, foldText);
-  if (has(f.company_name))
-    out.applyKeys(f.company_name, facets.name, f.company_name.values.flatMap(companyFilterKeys));
+  if (has(f.company_name)) {
+    const keys = f.company_name.values.flatMap(companyFilterKeys);
+    out.applyKeys(f.company_name, facets.name, keys, facets.otherName);
+  }
   if (has(f.number_of_locations)) keys(f.number_of_locations, facets.locations);
   if (has(f.city_region_country)) {
     keys(f.city_region_country, ops ? facets.cityRegionCountryOps : facets.cityRegionCountry, foldText);

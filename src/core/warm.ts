@@ -5,6 +5,7 @@
 import { businessIndex } from '../indexes/businesses.js';
 import { businessEventIndex } from '../indexes/events.js';
 import { businessInitialsIndex, businessMatchIndex, businessNameIndex } from '../indexes/match/businesses.js';
+import { otherNameIndex, otherNameTokens } from '../indexes/match/other-names.js';
 import { prospectMatchIndex } from '../indexes/match/prospects.js';
 import { buildingIndexes } from '../indexes/persist.js';
 import { prospectIndex } from '../indexes/prospects.js';
@@ -30,6 +31,8 @@ export function buildIndexes(engine: Context): number {
     businessMatchIndex(engine);
     businessNameIndex(engine);
     businessInitialsIndex(engine);
+    otherNameIndex(engine);
+    otherNameTokens(engine);
     prospectMatchIndex(engine);
   });
   cursorSecret(engine);
@@ -52,6 +55,8 @@ const WARM_STEPS: readonly (readonly [string, (engine: Context) => unknown])[] =
   ['match.businesses', businessMatchIndex],
   ['match.businesses.tokens', businessNameIndex],
   ['match.businesses.initials', businessInitialsIndex],
+  ['match.businesses.otherNames', otherNameIndex],
+  ['match.businesses.otherNames.tokens', otherNameTokens],
   ['match.prospects', prospectMatchIndex],
   // The stats of every row build the cross-tabs and code lists every later stats request reads.
   ['stats.businesses', (e) => businessStats(e, { filters: null })],

@@ -72,6 +72,7 @@ const PROSPECT: [string, ColumnKind][] = [
 /** The fields of each `records` column (the wire record's shape, `store/wire.ts`). */
 const FIELDS: Record<string, readonly string[]> = {
   business_intent_topics: ['topic', 'intent_level'],
+  other_names: ['name', 'type'],
 };
 
 const BUSINESS: [string, ColumnKind][] = [
@@ -95,6 +96,7 @@ const BUSINESS: [string, ColumnKind][] = [
   ['linkedin_profile', 'string'],
   ['google_category', 'list'],
   ['linkedin_category', 'list'],
+  ['other_names', 'records'],
 ];
 
 /** The columns of an export of `entity` in `mode`. */

@@ -4,7 +4,7 @@
  * for stats. Built once per data version through `engine.cached`.
  */
 import type { Context } from '../runtime/context.js';
-import { foldText } from '../normalise/index.js';
+import { companyKey, foldText } from '../normalise/index.js';
 import { cityRegionCountry } from '../store/derive.js';
 import { wireCodec, type BusinessFacets } from '../store/wire.js';
 import { Bitset } from './bitset.js';
@@ -12,6 +12,7 @@ import { savedIndex } from './persist.js';
 import { CsrBuilder, type Csr } from './csr.js';
 import { FacetBuilder, type Facet } from './facet.js';
 import { countryId, regionId } from './labels.js';
+import { otherNamesOf } from './match/other-names.js';
 import { COMPANY_REVENUES, COMPANY_SIZES, type IntentLevel } from '../schemas/enums.js';
 import { SCAN_SQL } from '../store/sql/scans.js';
 
@@ -37,6 +38,8 @@ export interface BusinessIndex {
     techCategory: Facet;
     tech: Facet;
     name: Facet;
+    /** Key: the company key (`companyKey`) of each other name (`other_names`); label: that name. */
+    otherName: Facet;
     websiteKeywords: Facet;
     /** Key `folded topic|level`. */
     intent: Facet;
@@ -84,6 +87,7 @@ interface Row {
   is_public: number;
   has_website: number;
   facets: Buffer;
+  other_names: string | null;
 }
 
 /** Keys a `city_region_country` value can hit: the full label, and "city cc" without the region. */
@@ -144,6 +148,7 @@ function buildBusinessIndex(engine: Context): BusinessIndex {
     techCategory: new FacetBuilder(),
     tech: new FacetBuilder(),
     name: new FacetBuilder(),
+    otherName: new FacetBuilder(),
     websiteKeywords: new FacetBuilder(),
     intent: new FacetBuilder(),
     intentTopic: new FacetBuilder(),
@@ -212,6 +217,10 @@ function buildBusinessIndex(engine: Context): BusinessIndex {
     texts(f.techCategory, techCategories, row);
     texts(f.tech, tech, row);
     if (r.name_key) f.name.add(r.name_key, r.name, row);
+    for (const other of otherNamesOf(r.other_names)) {
+      const k = companyKey(other);
+      if (k) f.otherName.add(k, other, row);
+    }
     texts(f.websiteKeywords, keywords, row);
     for (const [topic, level] of intents) {
       const k = foldText(topic);

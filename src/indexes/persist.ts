@@ -22,7 +22,7 @@ import './format/strings.js';
  * build code of every index passed to {@link savedIndex} is part of this format.
  * 3: the typed-array container (2 was V8 structured serialisation of the whole index).
  */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one

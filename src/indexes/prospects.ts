@@ -4,7 +4,7 @@
  * prospect filter on `google_category` is one posting lookup. Built once per data version.
  */
 import type { Context } from '../runtime/context.js';
-import { foldText } from '../normalise/index.js';
+import { companyKey, foldText } from '../normalise/index.js';
 import { JOB_DEPARTMENTS } from '../schemas/enums.js';
 import { wireCodec, type ProspectFacets } from '../store/wire.js';
 import { Bitset } from './bitset.js';
@@ -14,7 +14,8 @@ import type { Csr } from './csr.js';
 import { FacetBuilder, keysById, type Facet } from './facet.js';
 import { countryId, regionId } from './labels.js';
 import { buildRange, type RangeIndex } from './range.js';
-import { SCAN_SQL } from '../store/sql/scans.js';
+import { OTHER_NAMES_SCAN, SCAN_SQL } from '../store/sql/scans.js';
+import { otherNamesOf } from './match/other-names.js';
 
 export interface ProspectIndex {
   readonly size: number;
@@ -39,6 +40,8 @@ export interface ProspectIndex {
     interests: Facet;
     /** Key: the company key (`companyKey` of the business name); label: the name. */
     companyName: Facet;
+    /** Key: the company key of each other name of the business (`other_names`); label: that name. */
+    companyOtherName: Facet;
   };
   readonly hasEmail: Bitset;
   readonly hasPhone: Bitset;
@@ -128,7 +131,20 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     skills: new FacetBuilder(),
     interests: new FacetBuilder(),
     companyName: new FacetBuilder(),
+    companyOtherName: new FacetBuilder(),
   };
+  // The other names of the businesses that have some, by business rowid: [key, name] pairs.
+  const otherNames = new Map<number, [string, string][]>();
+  for (const [rowid, column] of db.prepare(OTHER_NAMES_SCAN).raw().iterate() as IterableIterator<
+    [number, string]
+  >) {
+    const pairs: [string, string][] = [];
+    for (const name of otherNamesOf(column)) {
+      const k = companyKey(name);
+      if (k) pairs.push([k, name]);
+    }
+    otherNames.set(rowid, pairs);
+  }
   const texts = (b: FacetBuilder, values: readonly string[] | undefined, row: number) => {
     for (const v of values ?? []) {
       const k = foldText(v);
@@ -206,6 +222,9 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     texts(f.skills, skills, row);
     texts(f.interests, interests, row);
     if (r.company_key && r.company_name) f.companyName.add(r.company_key, r.company_name, row);
+    if (r.business_rowid !== null) {
+      for (const [k, name] of otherNames.get(r.business_rowid) ?? []) f.companyOtherName.add(k, name, row);
+    }
   }
 
   // Prospects grouped by business rowid (counting sort keeps rows ascending inside each group).

@@ -70,6 +70,27 @@ const enrichments = z
   .nullish()
   .transform((v) => v ?? {});
 
+/** Kinds of other name a business is known by (GLEIF's OtherEntityNames types, lower-cased). */
+export const OTHER_NAME_TYPES = [
+  'previous_legal_name',
+  'trading_name',
+  'short_name',
+  'transliterated_name',
+  'other',
+] as const;
+export type OtherNameType = (typeof OTHER_NAME_TYPES)[number];
+/** At most this many other names per business. */
+export const MAX_OTHER_NAMES = 20;
+
+/** Another name of a business: a former legal name, a trading or short name, a transliteration. */
+export const OtherName = z.looseObject({
+  name: z
+    .string()
+    .min(1)
+    .refine((s) => s.trim().length > 0, { message: 'must not be blank' }),
+  type: z.enum(OTHER_NAME_TYPES),
+});
+
 export const BusinessRecord = z.looseObject({
   business_id: BusinessId,
   name: z.string().min(1),
@@ -117,6 +138,11 @@ export const BusinessRecord = z.looseObject({
     .transform((v) => v ?? false),
   ticker: text,
   enrichments,
+  other_names: z
+    .array(OtherName)
+    .max(MAX_OTHER_NAMES)
+    .nullish()
+    .transform((v) => v ?? []),
 });
 export type BusinessRecord = z.output<typeof BusinessRecord>;
 export type BusinessRecordInput = z.input<typeof BusinessRecord>;

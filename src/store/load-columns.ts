@@ -32,6 +32,7 @@ export const COLUMNS: Record<StreamName, readonly string[]> = {
     'linkedin_profile',
     'wire',
     'facets',
+    'other_names',
   ],
   prospects: [
     'prospect_id',

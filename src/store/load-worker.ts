@@ -18,7 +18,14 @@ import {
   type CompanyColumns,
 } from './derive.js';
 import { validator } from './validate.js';
-import { businessFacets, businessRecord, packWire, prospectFacets, prospectRecord } from './wire.js';
+import {
+  businessFacets,
+  businessRecord,
+  otherNamesColumn,
+  packWire,
+  prospectFacets,
+  prospectRecord,
+} from './wire.js';
 
 /** The columns of `COMPANY_SELECT` in order, as sent to workers: `business_id` first. */
 export const COMPANY_FIELDS = [
@@ -115,6 +122,7 @@ function builder(setup: StreamSetup): (record: unknown) => Prepared {
           b.linkedin_profile,
           packWire('businesses', wire),
           businessFacets(b),
+          otherNamesColumn(b),
         ],
       };
     };

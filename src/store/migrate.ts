@@ -1,21 +1,33 @@
 /**
  * Files written before schema 5 keep each record twice (a JSON or MessagePack `doc` beside a `wire`
- * record with its keys spelled out). `openDatabase` refuses them (`layoutError`, with the fix), and
- * `migrateFile` (`prospectdb migrate`) rewrites one into the current layout from its `doc`: the same
- * records as a reload of the snapshot would store, without the snapshot. Rowids, events, match keys
- * and saved indexes are kept (the data version does not change).
+ * record with its keys spelled out); files of schema 5 lack the businesses' `other_names` (a business
+ * `wire` one value shorter, no `other_names` column; a snapshot's `other_names` kept, unvalidated, as an
+ * unknown key of `rest`). `openDatabase` refuses both (`layoutError`, with the fix), and `migrateFile`
+ * (`prospectdb migrate`) rewrites one into the current layout from its `doc`, or from its `wire` and
+ * `rest`: the same records as a reload of the snapshot would store, without the snapshot. Rowids,
+ * events and match keys are kept (the data version does not change); saved indexes are rebuilt, their
+ * format having changed with schema 6.
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { EngineError } from '../errors.js';
 import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
-import { codecMeta, docCodec, packRest } from './codec.js';
+import { codecMeta, docCodec, fileCodec, joinDoc, packRest, unpackRest } from './codec.js';
 import type { Db } from './db.js';
 import { companyWebsite } from './derive.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { MIGRATE_SQL } from './sql/load.js';
 import { validator } from './validate.js';
-import { businessFacets, businessRecord, packWire, prospectFacets, prospectRecord } from './wire.js';
+import {
+  businessFacets,
+  businessRecord,
+  otherNamesColumn,
+  packWire,
+  prospectFacets,
+  prospectRecord,
+  WIRE_KEYS,
+  wireCodec,
+} from './wire.js';
 
 const ENTITY_TABLES = ['businesses', 'prospects'] as const;
 
@@ -23,8 +35,19 @@ const columnsOf = (db: Db, table: string) =>
   new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
 
 /** Whether `db` holds entity tables in a layout older than schema 5 (a `doc` column). */
-export function hasOldLayout(db: Db): boolean {
+function hasDocs(db: Db): boolean {
   return ENTITY_TABLES.some((t) => columnsOf(db, t).has('doc'));
+}
+
+/** Whether `db` holds a businesses table without the `other_names` column (schema 5 and older). */
+function lacksOtherNames(db: Db): boolean {
+  const columns = columnsOf(db, 'businesses');
+  return columns.size > 0 && !columns.has('other_names');
+}
+
+/** Whether `db` holds entity tables in a layout older than the current one. */
+export function hasOldLayout(db: Db): boolean {
+  return hasDocs(db) || lacksOtherNames(db);
 }
 
 /** The refusal of a file in an older layout: which file, its version, and the two fixes. */
@@ -32,26 +55,55 @@ export function layoutError(path: string, version: string | undefined): EngineEr
   return new EngineError(
     'SCHEMA_OUTDATED',
     `${path}: written with schema version ${version ?? 'unknown'}, this prospectdb reads version ` +
-      `${SCHEMA_VERSION} (each record stored once, compact). Rewrite it with ` +
+      `${SCHEMA_VERSION} (each record stored once, compact, with other names). Rewrite it with ` +
       `\`prospectdb migrate --db ${path}\` (in place, or --out NEW_FILE), or load its snapshot again ` +
       'with `prospectdb load`.',
     { detail: { path, version: version ?? null, expected: SCHEMA_VERSION } },
   );
 }
 
-/** A stored pre-5 `doc`: the snapshot line's JSON text (validated again, as the load did) or MessagePack. */
+/**
+ * A stored pre-5 `doc`: the snapshot line's JSON text or MessagePack, validated again (as the load did;
+ * a business document gets the `other_names` of the current schema).
+ */
 function oldDoc(stream: 'businesses' | 'prospects', doc: Buffer): Record<string, unknown> {
-  if (doc[0] !== 0x7b) return docCodec.unpack(doc) as Record<string, unknown>;
-  const v = validator(stream)(JSON.parse(doc.toString('utf8')));
+  const value: unknown = doc[0] !== 0x7b ? docCodec.unpack(doc) : JSON.parse(doc.toString('utf8'));
+  const v = validator(stream)(value);
   if (!v.ok) throw new Error(`stored ${stream} document no longer validates: ${v.reason}`);
   return v.record as Record<string, unknown>;
 }
 
-/** Columns files before schema 3 lack (filled below from `doc`, as everything else). */
+/** Columns older files lack (filled below from `doc` or the stored record, as everything else). */
 const ADDED: Readonly<Record<'businesses' | 'prospects', readonly string[]>> = {
-  businesses: ['website_url TEXT', 'linkedin_profile TEXT', 'wire BLOB', 'facets BLOB', 'rest BLOB'],
+  businesses: [
+    'website_url TEXT',
+    'linkedin_profile TEXT',
+    'wire BLOB',
+    'facets BLOB',
+    'rest BLOB',
+    'other_names TEXT',
+  ],
   prospects: ['wire BLOB', 'facets BLOB', 'rest BLOB'],
 };
+
+/** The business `wire` keys of schema 5: the current ones without `other_names`. */
+const WIRE_KEYS_5 = WIRE_KEYS.businesses.filter((k) => k !== 'other_names');
+
+/** A schema-5 business record: its `wire` read with the keys of then, joined with its `rest`, validated again. */
+function storedBusiness5(db: Db, wire: Buffer, rest: Buffer): BusinessRecord {
+  const values = wireCodec.unpack(wire) as unknown[];
+  if (!Array.isArray(values) || values.length !== WIRE_KEYS_5.length) {
+    throw new Error(`stored businesses record is not a ${WIRE_KEYS_5.length}-value array`);
+  }
+  const full: Record<string, unknown> = {};
+  WIRE_KEYS_5.forEach((k, i) => (full[k] = values[i]));
+  const record = joinDoc('businesses', full, unpackRest('businesses', rest, fileCodec(db)));
+  // A key of `rest` that schema 5 did not know is taken as written; `undefined` is an absent key.
+  if (record.other_names === undefined) delete record.other_names;
+  const v = validator('businesses')(record);
+  if (!v.ok) throw new Error(`stored businesses record no longer validates: ${v.reason}`);
+  return v.record as BusinessRecord;
+}
 
 export interface MigrateReport {
   path: string;
@@ -122,6 +174,7 @@ function* batches<Row extends { rowid: number }>(db: Db, sql: string, size = 200
 }
 
 function rewrite(db: Db): { businesses: number; prospects: number } {
+  const docs = hasDocs(db);
   for (const [table, defs] of Object.entries(ADDED)) {
     const have = columnsOf(db, table);
     for (const def of defs) {
@@ -132,8 +185,7 @@ function rewrite(db: Db): { businesses: number; prospects: number } {
   let prospects = 0;
   db.transaction(() => {
     const b = db.prepare(MIGRATE_SQL.updateBusiness);
-    for (const r of batches<{ rowid: number; doc: Buffer }>(db, MIGRATE_SQL.businessDocs)) {
-      const doc = oldDoc('businesses', r.doc) as unknown as BusinessRecord;
+    const storeBusiness = (rowid: number, doc: BusinessRecord) => {
       const wire = businessRecord(doc, []);
       b.run(
         companyWebsite(doc),
@@ -141,9 +193,21 @@ function rewrite(db: Db): { businesses: number; prospects: number } {
         packWire('businesses', wire),
         businessFacets(doc),
         packRest('businesses', doc as unknown as Record<string, unknown>, wire),
-        r.rowid,
+        otherNamesColumn(doc),
+        rowid,
       );
       businesses++;
+    };
+    if (!docs) {
+      // Schema 5: only the businesses changed (a prospect's `wire` and `rest` are as they were).
+      type Stored = { rowid: number; wire: Buffer; rest: Buffer };
+      for (const r of batches<Stored>(db, MIGRATE_SQL.businessStored)) {
+        storeBusiness(r.rowid, storedBusiness5(db, r.wire, r.rest));
+      }
+      return;
+    }
+    for (const r of batches<{ rowid: number; doc: Buffer }>(db, MIGRATE_SQL.businessDocs)) {
+      storeBusiness(r.rowid, oldDoc('businesses', r.doc) as unknown as BusinessRecord);
     }
     const p = db.prepare(MIGRATE_SQL.updateProspect);
     for (const r of batches<{

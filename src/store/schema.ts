@@ -13,9 +13,11 @@
  * 3: `wire`, `facets`, `website_url`, `linkedin_profile` before `doc`.
  * 4: an entity `doc` may be the snapshot line's JSON text instead of MessagePack.
  * 5: no `doc`: `wire` is a value array (`WIRE_KEYS`) and `rest` holds the other fields (`codec.ts`).
- * Older files are refused on open with the fix (`prospectdb migrate` or a reload), see `layout.ts`.
+ * 6: businesses' `other_names` (a validated field, the last value of a business `wire`, and a column of
+ *    the names for the indexes).
+ * Older files are refused on open with the fix (`prospectdb migrate` or a reload), see `migrate.ts`.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const ENTITIES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -46,6 +48,8 @@ CREATE TABLE IF NOT EXISTS businesses (
   linkedin_profile TEXT,
   facets BLOB,
   wire BLOB,
+  -- JSON array of the other names (null when none): what the match, filter and completion indexes read.
+  other_names TEXT,
   -- Last on purpose: a large rest spills to overflow pages, and SQLite reads a row's columns in order,
   -- so every column placed after it costs a walk of that overflow chain.
   rest BLOB NOT NULL

@@ -22,7 +22,14 @@ import {
   JOB_LEVELS,
   REGION_CODE_SET,
 } from '../schemas/enums.js';
-import { BUSINESS_ID, BusinessRecord, PROSPECT_ID, ProspectRecord } from '../schemas/records.js';
+import {
+  BUSINESS_ID,
+  BusinessRecord,
+  MAX_OTHER_NAMES,
+  OTHER_NAME_TYPES,
+  PROSPECT_ID,
+  ProspectRecord,
+} from '../schemas/records.js';
 import type { StreamName } from '../snapshot/files.js';
 
 // `enrichments` is the bulk of a record (most of a business line) and is stored as is: checking that
@@ -159,6 +166,7 @@ const LEVELS: ReadonlySet<string> = new Set(JOB_LEVELS);
 const DEPARTMENTS: ReadonlySet<string> = new Set(JOB_DEPARTMENTS);
 const EMAIL_TYPE_SET: ReadonlySet<string> = new Set(EMAIL_TYPES);
 const EMAIL_STATUS_SET: ReadonlySet<string> = new Set(EMAIL_STATUSES);
+const OTHER_NAME_TYPE_SET: ReadonlySet<string> = new Set(OTHER_NAME_TYPES);
 const E164 = /^\+[1-9]\d{6,14}$/;
 
 const keysOf = (schema: { shape: object }): ReadonlySet<string> => new Set(Object.keys(schema.shape));
@@ -170,6 +178,7 @@ const EMAIL_KEYS: ReadonlySet<string> = new Set(['address', 'type', 'status', 's
 const PHONE_KEYS: ReadonlySet<string> = new Set(['phone_number', 'type', 'source']);
 const EXPERIENCE_KEYS: ReadonlySet<string> = new Set(['company_name', 'title', 'start_date', 'end_date']);
 const EDUCATION_KEYS: ReadonlySet<string> = new Set(['school', 'degree', 'field', 'end_year']);
+const OTHER_NAME_KEYS: ReadonlySet<string> = new Set(['name', 'type']);
 
 function location(v: unknown): Obj | undefined {
   if (!isPlain(v)) return undefined;
@@ -246,6 +255,21 @@ function educationItem(v: unknown): Obj | undefined {
   return copyExtras(v, out, EDUCATION_KEYS) ? out : undefined;
 }
 
+function otherName(v: unknown): Obj | undefined {
+  if (!isPlain(v)) return undefined;
+  const { name, type } = v;
+  if (typeof name !== 'string' || name.trim().length === 0) return undefined;
+  if (typeof type !== 'string' || !OTHER_NAME_TYPE_SET.has(type)) return undefined;
+  const out: Obj = { name, type };
+  return copyExtras(v, out, OTHER_NAME_KEYS) ? out : undefined;
+}
+
+/** `other_names`: at most {@link MAX_OTHER_NAMES} entries, `[]` when absent. */
+function otherNames(v: unknown): Obj[] | undefined {
+  if (Array.isArray(v) && v.length > MAX_OTHER_NAMES) return undefined;
+  return objects(v, otherName);
+}
+
 /** `BusinessRecord` (with the loader's `enrichments`) for the common case; `undefined`: ask zod. */
 export function fastBusiness(v: unknown): BusinessRecord | undefined {
   if (!isPlain(v)) return undefined;
@@ -311,7 +335,9 @@ export function fastBusiness(v: unknown): BusinessRecord | undefined {
   const is_public_company = isPublic === undefined || isPublic === null ? false : isPublic;
   const ticker = text(v.ticker);
   const enrichments = enrichmentsOf(v.enrichments);
+  const other_names = otherNames(v.other_names);
   if (
+    other_names === undefined ||
     google_category === undefined ||
     linkedin_category === undefined ||
     company_tech_stack_tech === undefined ||
@@ -356,6 +382,7 @@ export function fastBusiness(v: unknown): BusinessRecord | undefined {
     is_public_company,
     ticker,
     enrichments,
+    other_names,
   };
   return copyExtras(v, out, BUSINESS_KEYS) ? (out as BusinessRecord) : undefined;
 }

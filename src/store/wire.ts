@@ -20,7 +20,8 @@
  * Other readings: `google_category` and `linkedin_category` are added to full business records (clients
  * read them); `professional_email_hashed` = sha256 hex of the lower-cased first professional e-mail;
  * `experience` = "Title at Company" strings; `job_seniority_level` = the levels in the legacy taxonomy
- * (`[null]` when there is none); `job_department` (deprecated) = the main department.
+ * (`[null]` when there is none); `job_department` (deprecated) = the main department; `other_names`
+ * (businesses, full only) = the snapshot's `{name, type}` entries, `[]` when there are none.
  */
 import * as crypto from 'node:crypto';
 import { Packr } from 'msgpackr';
@@ -150,6 +151,7 @@ export function businessRecord(b: BusinessRecord, events: string[]) {
     linkedin_profile: b.linkedin_profile,
     google_category: b.google_category,
     linkedin_category: b.linkedin_category,
+    other_names: b.other_names.map((o) => ({ name: o.name, type: o.type })),
   };
 }
 
@@ -250,6 +252,7 @@ export const WIRE_KEYS = {
     'linkedin_profile',
     'google_category',
     'linkedin_category',
+    'other_names',
   ],
 } as const satisfies Record<'prospects' | 'businesses', readonly string[]>;
 
@@ -295,6 +298,14 @@ export function prospectWire(p: ProspectRecord, company: ProspectCompany): Buffe
 /** The `wire` blob of a business: its full fetch record with `events: []` (filled in at read time). */
 export function businessWire(b: BusinessRecord): Buffer {
   return packWire('businesses', businessRecord(b, []));
+}
+
+/**
+ * The `other_names` column: the other names as a JSON array of strings, null when there are none (the
+ * match, filter and completion indexes read it without decoding a record).
+ */
+export function otherNamesColumn(b: Pick<BusinessRecord, 'other_names'>): string | null {
+  return b.other_names.length === 0 ? null : JSON.stringify(b.other_names.map((o) => o.name));
 }
 
 /** What the prospect index reads beyond the scalar columns. */

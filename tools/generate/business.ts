@@ -11,6 +11,7 @@ import {
 import { businessCore, type BusinessCore } from './business-core.js';
 import { businessEnrichments } from './business-enrichments.js';
 import { countryName, regionName } from './location.js';
+import { otherNames } from './other-names.js';
 import type { Plan } from './plan.js';
 import { Rng, STREAM, Weighted } from '../rng.js';
 
@@ -130,7 +131,9 @@ export function businessRecord(plan: Plan, i: number): Record<string, unknown> {
     stack,
     topics: topics.map((t) => t.topic),
   });
-  return record;
+  // Last, and only when there are some: a record without other names is as it was before the field.
+  const others = otherNames(plan.seed, core);
+  return others.length > 0 ? { ...record, other_names: others } : record;
 }
 
 /** Every business of the plan, in index order. */

@@ -27,6 +27,7 @@ import { alignedScore, lastAlignment } from './company-score.js';
 import { calibrated, type ConfidencePath } from './company-confidence.js';
 import { wordEvidence } from './company-words.js';
 import { clean } from './input.js';
+import { beatsCurrentNames, searchOtherNames, type OtherNameAnswer } from './other-names.js';
 import type { BusinessInput, MatchedOn, Scored, Verdict } from './types.js';
 
 /** Among businesses that share a domain or profile, the name must reach this to pick one. */
@@ -327,9 +328,21 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
           (slug === null || index.linkedin.at(pos) === null);
   const search = searchCompanyName(ctx, q, accept, !ctx.detail);
   const country = domain === null ? null : tldCountry(domain.registrable);
+  // No current name has the row's name key: an other name with it comes before fuzzy current names
+  // (`other-names.ts`).
+  const others = search.exact ? null : searchOtherNames(ctx, q, accept, { fuzzy: false, country });
+  if (others !== null && others.pos >= 0 && beatsCurrentNames(others, search.hits)) {
+    return otherNameVerdict(others, search.hits);
+  }
   const pick = search.exact
     ? decide(ctx, search.hits, q, { threshold: NAME_THRESHOLD, margin: NAME_MARGIN, country })
     : decideFuzzy(ctx, search.hits, q, search.scored ?? q.scored, { country });
+  if (pick === null && !search.exact && others === null) {
+    const fuzzy = searchOtherNames(ctx, q, accept, { fuzzy: true, country });
+    if (fuzzy !== null && fuzzy.pos >= 0 && beatsCurrentNames(fuzzy, search.hits)) {
+      return otherNameVerdict(fuzzy, search.hits);
+    }
+  }
   const weighed: NameAnswer[] = [];
   const withCandidate = (a: NameAnswer, score: number): BusinessVerdict => {
     const candidates = search.hits.some((h) => h.pos === a.pos)
@@ -378,6 +391,29 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
     candidates: search.hits,
     path: a.path,
     raw: a.raw,
+  };
+}
+
+/**
+ * The verdict of an other-name answer: calibrated as a current name's answer of the same kind, with the
+ * businesses the current and the other names scored as candidates (each once, at its best score).
+ */
+function otherNameVerdict(a: OtherNameAnswer, current: readonly Scored[]): BusinessVerdict {
+  const path: ConfidencePath = !a.exact ? 'fuzzy' : a.holders === 1 ? 'exact' : 'namesakes';
+  const best = new Map<number, number>();
+  for (const h of [...a.hits, ...current]) best.set(h.pos, Math.max(best.get(h.pos) ?? 0, h.score));
+  const candidates = [...best]
+    .map(([pos, score]) => ({ pos, score }))
+    .sort((x, y) => y.score - x.score || x.pos - y.pos);
+  const raw = a.exact ? 1 : a.score;
+  return {
+    kind: 'match',
+    pos: a.pos,
+    confidence: calibrated(path, raw),
+    on: [a.exact ? 'name' : 'name_fuzzy', 'other_name'],
+    candidates,
+    path,
+    raw,
   };
 }
 

@@ -16,6 +16,7 @@ import {
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
 import type { KeyIndex } from '../../indexes/hash/index.js';
+import { otherNameIndex, otherNameTokens, type OtherNameIndex } from '../../indexes/match/other-names.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
 import {
   candidates,
@@ -67,6 +68,15 @@ export interface CompanyContext {
   scored(pos: number): ScoredName;
   /** The canonical legal form business `pos` is written with ('' when none). */
   form(pos: number): string;
+  /** The businesses' other names (`core/match/other-names.ts`), looked up on first use. */
+  otherNames(): OtherNames;
+}
+
+/** The other-name entries, their token index and their scored names (positions are entries). */
+export interface OtherNames {
+  readonly index: OtherNameIndex;
+  tokens(): TokenIndex;
+  scored(entry: number): ScoredName;
 }
 
 // Scored names by position, filled on first use and kept for the data version.
@@ -75,12 +85,29 @@ const SCORED = kind(
   (e) => new Array<ScoredName | undefined>(businessMatchIndex(e).size),
 );
 
+const SCORED_OTHER = kind(
+  'match.businesses.otherNames.scored',
+  (e) => new Array<ScoredName | undefined>(otherNameIndex(e).size),
+);
+
+function otherNamesOf(engine: Context): OtherNames {
+  const index = otherNameIndex(engine);
+  const cache = engine.indexes.get(SCORED_OTHER);
+  let tokens: TokenIndex | undefined;
+  return {
+    index,
+    tokens: () => (tokens ??= otherNameTokens(engine)),
+    scored: (entry) => (cache[entry] ??= scoredName(splitKey(index.nameKeys.at(entry) as string))),
+  };
+}
+
 export function companyContext(engine: Context, detail = true, minConfidence?: number): CompanyContext {
   const index = businessMatchIndex(engine);
   // Filled on first use, by position (a candidate is scored many times over a batch).
   const cache = engine.indexes.get(SCORED);
   let tokens: TokenIndex | undefined;
   let initials: KeyIndex | undefined;
+  let others: OtherNames | undefined;
   return {
     index,
     // With a threshold every row is searched in full, so plain and explained runs see the same candidates.
@@ -94,6 +121,7 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
     form(pos) {
       return index.forms.at(pos) as string;
     },
+    otherNames: () => (others ??= otherNamesOf(engine)),
   };
 }
 

@@ -47,7 +47,9 @@ export type MatchedOn =
   | 'business_id'
   | 'company'
   /** The name matched but the legal form written differs ("Brightwell Inc." for "Brightwell N.V."). */
-  | 'legal_form_differs';
+  | 'legal_form_differs'
+  /** The name matched one of the business's other names (a former legal name, a trading name …). */
+  | 'other_name';
 
 export interface MatchOptions {
   /** Add `match_confidence` (0–1) and `matched_on` to every row. */

@@ -42,11 +42,15 @@ export function clearStreamSql(stream: 'businesses' | 'prospects' | 'events'): s
   return 'DELETE FROM events';
 }
 
-/** `store/migrate.ts`: a pre-5 file's records rewritten from their `doc`, a batch of rowids at a time. */
+/**
+ * `store/migrate.ts`: an older file's records rewritten from their `doc` (before 5) or their `wire` and
+ * `rest` (5), a batch of rowids at a time.
+ */
 export const MIGRATE_SQL = {
-  updateBusiness:
-    'UPDATE businesses SET website_url = ?, linkedin_profile = ?, wire = ?, facets = ?, rest = ? WHERE rowid = ?',
+  updateBusiness: `UPDATE businesses SET website_url = ?, linkedin_profile = ?, wire = ?, facets = ?, rest = ?,
+    other_names = ? WHERE rowid = ?`,
   businessDocs: 'SELECT rowid, doc FROM businesses WHERE rowid > ? ORDER BY rowid LIMIT ?',
+  businessStored: 'SELECT rowid, wire, rest FROM businesses WHERE rowid > ? ORDER BY rowid LIMIT ?',
   updateProspect: 'UPDATE prospects SET wire = ?, facets = ?, rest = ? WHERE rowid = ?',
   prospectDocs: `SELECT rowid, doc, company_name, company_website, company_linkedin FROM prospects
     WHERE rowid > ? ORDER BY rowid LIMIT ?`,

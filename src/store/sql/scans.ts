@@ -8,7 +8,7 @@ export const SCAN_SQL = {
   maxProspectRowid: 'SELECT coalesce(max(rowid), 0) AS m FROM prospects',
   /** `indexes/businesses.ts`: the filter columns and the slim `facets` blob, in rowid order. */
   businesses: `SELECT rowid, name, name_key, country_code, region_country_code, city_name, city_region, city_region_country,
-       size, revenue, age, locations, naics, is_public, has_website, facets FROM businesses ORDER BY rowid`,
+       size, revenue, age, locations, naics, is_public, has_website, facets, other_names FROM businesses ORDER BY rowid`,
   /** `indexes/prospects.ts`: the filter columns, the employer's name key and city, in rowid order. */
   prospects: `SELECT p.rowid, p.business_rowid, p.country_code, p.region_country_code, p.job_title, p.job_level,
        p.job_department, p.total_experience_months, p.current_role_months, p.has_email, p.has_phone,
@@ -29,6 +29,13 @@ export const SCAN_SQL = {
   /** `indexes/match/prospects.ts`: the prospects' e-mail, phone and profile keys (written by the load). */
   prospectMatchKeys: `SELECT kind, key, row FROM match_keys WHERE entity = 'prospect'`,
 } as const;
+
+/**
+ * `indexes/match/other-names.ts`, `indexes/prospects.ts`, `core/autocomplete.ts`: the businesses that
+ * have other names, with their name key.
+ */
+export const OTHER_NAMES_SCAN =
+  'SELECT rowid, other_names, name_key FROM businesses WHERE other_names IS NOT NULL ORDER BY rowid';
 
 /**
  * `core/export.ts`: the stored records of a step of an export, one aggregate row per statement: every
