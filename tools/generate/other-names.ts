@@ -7,7 +7,7 @@
 import { BRAND_HEADS, BRAND_TAILS } from './data/companies.js';
 import type { BusinessCore } from './business-core.js';
 import { coreName, legalName } from './naming.js';
-import { Rng, STREAM } from './rng.js';
+import { Rng, STREAM } from '../rng.js';
 
 export interface OtherName {
   name: string;
