@@ -3,7 +3,9 @@
  * Rules (`api-reference.md` §3.1): exact keys first — profile slug, host, registrable domain; when name
  * and domain are both given the domain decides and the name confirms or picks among businesses sharing
  * the domain; name only → exact name key, then fuzzy name; an invalid domain → no match. A domain or
- * profile that is given but unknown rules out candidates that have a different one.
+ * profile that is given but unknown rules out candidates that have a different one. The name exactly as
+ * written (folded) is looked up before any reading of it: a business written so is the answer, and
+ * several are reported `ambiguous`, as are several sharing a key the name cannot choose among.
  *
  * Over 400 lines on purpose: the documented rule order of one row (keys, then name, then the namesake
  * tie-breaks) reads top to bottom in one file; the scorers live apart.
@@ -257,11 +259,15 @@ function byKeys(ctx: CompanyContext, ev: Evidence): Verdict | null {
       candidates: scored,
     };
   }
-  // Several businesses share the key, or the keys disagree: the name must pick one.
-  if (q === null) return { kind: 'none', candidates: scored };
+  // Several businesses share the key, or the keys disagree: the name must pick one. When it cannot, a
+  // shared key is reported ambiguous (every holder among the candidates).
+  const open: Verdict = agreed
+    ? { kind: 'none', candidates: scored, ambiguous: true }
+    : { kind: 'none', candidates: scored };
+  if (q === null) return open;
   const country = ev.domain === null ? null : tldCountry(ev.domain.registrable);
   const pick = decide(ctx, scored, q, { threshold: POOL_THRESHOLD, margin: NAME_MARGIN, country });
-  if (pick === null) return { kind: 'none', candidates: scored };
+  if (pick === null) return open;
   const keyOn: MatchedOn[] = agreed
     ? on
     : [
@@ -347,6 +353,9 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
       weighed,
     };
   };
+  // Several businesses written exactly so: no reading or guess can tell them apart.
+  if (pick === null && search.full === true)
+    return { kind: 'none', candidates: search.hits, ambiguous: true };
   if (pick === null) {
     const other = otherForm(ctx, q, accept);
     if (other !== null) return withCandidate(other, 1);
