@@ -5,25 +5,9 @@
  *
  *   node --import tsx bench/match/self-match.ts
  */
-import { readFileSync } from 'node:fs';
-import { parseCsv } from '../../src/jobs/csv.js';
 import { matchBusinessRows } from '../../src/core/match/index.js';
 import { engineOf, namedBusinesses } from '../../test/support/snapshot.js';
-import { realDataDir } from './real-data.js';
-
-/** The distinct `Company Name` values of the listings (trimmed), in file order. */
-export function listedCompanyNames(dir: string): string[] {
-  const out = new Set<string>();
-  for (const file of ['nasdaq-listed.csv', 'nyse-other-listed.csv']) {
-    const [header, ...body] = parseCsv(readFileSync(`${dir}/${file}`, 'utf8').replace(/^\uFEFF/, ''));
-    const col = (header ?? []).indexOf('Company Name');
-    for (const r of body) {
-      const name = (r[col] ?? '').trim();
-      if (name.length > 0) out.add(name);
-    }
-  }
-  return [...out];
-}
+import { listedCompanyNames, realDataDir } from './real-data.js';
 
 async function main(): Promise<void> {
   const dir = realDataDir();
@@ -34,8 +18,6 @@ async function main(): Promise<void> {
     engine,
     names.map((name) => ({ name })),
   );
-  const ids = null;
-  void ids;
   let none = 0;
   let wrong = 0;
   const misses: string[] = [];

@@ -333,6 +333,22 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
           (slug === null || index.linkedin.at(pos) === null);
   const search = searchCompanyName(ctx, q, accept, !ctx.detail);
   const country = domain === null ? null : tldCountry(domain.registrable);
+  if (search.full === true && search.hits.length > 1) {
+    // Several businesses written exactly so: only the country a domain suggests can tell them apart
+    // (their legal forms are the same words); otherwise no reading or guess can, and the row says so.
+    const there = country === null ? [] : search.hits.filter((h) => index.countries.at(h.pos) === country);
+    if (there.length !== 1) return { kind: 'none', candidates: search.hits, ambiguous: true };
+    const a = answer((there[0] as Scored).pos, 'namesakes', 1, ['name']);
+    return {
+      kind: 'match',
+      pos: a.pos,
+      confidence: a.confidence,
+      on: a.on,
+      candidates: search.hits,
+      path: a.path,
+      raw: a.raw,
+    };
+  }
   const pick = search.exact
     ? decide(ctx, search.hits, q, { threshold: NAME_THRESHOLD, margin: NAME_MARGIN, country })
     : decideFuzzy(ctx, search.hits, q, search.scored ?? q.scored, { country });
@@ -353,9 +369,6 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
       weighed,
     };
   };
-  // Several businesses written exactly so: no reading or guess can tell them apart.
-  if (pick === null && search.full === true)
-    return { kind: 'none', candidates: search.hits, ambiguous: true };
   if (pick === null) {
     const other = otherForm(ctx, q, accept);
     if (other !== null) return withCandidate(other, 1);
