@@ -128,18 +128,57 @@ const SUPPLEMENT: readonly (readonly [string, string, string])[] = [
   ['tbk', 'tbk', 'id'],
 ];
 
-/** Abbreviations written in front of the name in their jurisdictions ("PT Bank …", "AB Volvo", "KK …"). */
+/**
+ * Abbreviations written in front of the name in their jurisdictions ("PT Bank …", "AB Volvo", "SIA
+ * Tele2", "UAB Bitė", "Oy Karl Fazer", "N.V. Philips"). Every other abbreviation is read at the end of a
+ * name only: most jurisdictions write the form after the name, and a short abbreviation in front is as
+ * likely the company's own initials ("MPS Partners", "BRL Logistiek", "PTC Inc.", "SS&C Technologies").
+ */
 const LEADING_ABBREVIATIONS: ReadonlySet<string> = new Set([
-  'pt',
-  'kk',
-  'ab',
-  'ooo',
-  'oao',
-  'zao',
-  'pao',
-  'ojsc',
-  'jsc',
+  'pt', // id
+  'cv', // id
+  'kk', // jp
+  'ab', // se, fi, lt
+  'uab', // lt
+  'oy', // fi
+  'as', // ee, lv, dk
+  'ou', // ee
+  'sia', // lv
+  'nv', // nl, be
+  'bv',
 ]);
+
+/**
+ * Words of English legal-form names ("Limited Partnership", "Public Limited Company", "Corporation"):
+ * such a name stands after the company's own words, never in front ("Corporation Bank", "Limited Brands").
+ */
+const ENGLISH_FORM_WORD =
+  /\b(company|corporation|incorporated|limited|partnership|liability|corp|inc|ltd|trust)\b/;
+
+/** Full names of the supplement written in front ("Kabushiki Kaisha Toshiba", "Société dite …"). */
+const LEADING_SUPPLEMENT: ReadonlySet<string> = new Set([
+  'kabushiki kaisha',
+  'kabushikigaisha',
+  'godo kaisha',
+  'yugen kaisha',
+  'societe',
+  'societe dite',
+  'ste',
+  'firma',
+]);
+
+/** Full names written after the company's own words only ("… Berhad", "… Teoranta", "… Cyfyngedig"). */
+const TRAILING_FULL_NAMES: ReadonlySet<string> = new Set(['berhad', 'teoranta', 'cyfyngedig']);
+
+/**
+ * Whether a full legal-form name may stand in front of the name ("Aktiebolaget Electrolux", "Naamloze
+ * Vennootschap …"): one in another language than English, with a word of four letters or more (a
+ * spelled-out abbreviation such as "co op" or "qi ye" is not a name).
+ */
+function fullNameLeads(spelling: string): boolean {
+  if (TRAILING_FULL_NAMES.has(spelling) || ENGLISH_FORM_WORD.test(spelling)) return false;
+  return spelling.split(' ').some((w) => w.length >= 4);
+}
 
 const isLetters = (s: string) => /^[a-z]+$/.test(s);
 const isAscii = (s: string) => /^[a-z0-9 ]+$/.test(s);
@@ -205,22 +244,25 @@ export function legalFormTable(csv: string): LegalFormSpelling[] {
     const abbrSpellings = abbrs.flatMap(spellings);
     const firstLatin = abbrSpellings.find((s) => !NOT_A_FORM.has(s.text) && compact(s.text).length >= 2);
     for (const s of abbrSpellings) {
-      // An abbreviation is its own class ("n v" and "nv" are `nv`); a dotted one may lead the name.
-      const leading = s.dotted || compact(s.text).length >= 3 || LEADING_ABBREVIATIONS.has(s.text);
+      // An abbreviation is its own class ("n v" and "nv" are `nv`); only a few lead the name.
+      const leading = LEADING_ABBREVIATIONS.has(compact(s.text));
       add(s.text, compact(s.text), [country], leading);
     }
     for (const name of [row[cLocal] ?? '', row[cTrans] ?? '']) {
       for (const s of spellings(name)) {
         const single = !s.text.includes(' ');
         if (single && !COMPANY_WORD.test(s.text)) continue;
-        add(s.text, firstLatin === undefined ? compact(s.text) : compact(firstLatin.text), [country], true);
+        const klass = firstLatin === undefined ? compact(s.text) : compact(firstLatin.text);
+        add(s.text, klass, [country], fullNameLeads(s.text));
       }
     }
   }
   const supplementClass = new Map<string, string>();
   for (const [spelling, klass, countries] of SUPPLEMENT) {
-    const leading = spelling.includes(' ') || spelling.length >= 3 || LEADING_ABBREVIATIONS.has(spelling);
-    add(spelling, klass, countries.split(' '), leading && !spelling.startsWith('and '));
+    // The supplement's spellings are abbreviations and English names: only the listed abbreviations,
+    // and full names in another language ("kabushiki kaisha"), may lead.
+    const leading = LEADING_ABBREVIATIONS.has(compact(spelling)) || LEADING_SUPPLEMENT.has(spelling);
+    add(spelling, klass, countries.split(' '), leading);
     supplementClass.set(spelling, klass);
   }
 

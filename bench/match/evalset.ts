@@ -8,7 +8,7 @@ import { BUSINESS_KINDS, businessRow, PROSPECT_KINDS, prospectRow } from '../../
 import type { HeldOutSnapshot } from './snapshot.js';
 import { formOutsideCountry, formsConflict } from '../../src/core/match/legal-form.js';
 import type { BusinessMatchIndex } from '../../src/indexes/match/businesses.js';
-import { companyMatchKey, companyMatchName } from '../../src/normalise/index.js';
+import { companyFullKey, companyMatchKey, companyMatchName } from '../../src/normalise/index.js';
 
 export { BUSINESS_KINDS, businessRow, PROSPECT_KINDS, prospectRow };
 
@@ -124,7 +124,9 @@ function sameName(name: string | undefined, present: BusinessMatchIndex): number
  * the same rule, whatever any matcher answers). Such a row is indistinguishable in principle from every
  * business in the database the name can name ({@link sameName}: same normalised name, no contradicting
  * legal form): the same row could have been drawn from any of them. When the row's name equals none (a typo, another
- * word order), the same test runs on the name of the record the row was drawn from. Then:
+ * word order), the same test runs on the name of the record the row was drawn from. A business whose
+ * name is written exactly as the row's (folded) is the only one the name can name, as in the matcher
+ * (several so written: all of them). Then:
  * - exactly one such business: its id is the only answer a matcher can give from these attributes. When
  *   that is not the record drawn (a held-out record with a namesake abroad, say), the row is
  *   relabelled with it, kind `namesake:<kind>`;
@@ -142,7 +144,9 @@ export function labelByAttributes(
   return rows.map((row) => {
     const { input } = row;
     if (typeof input.name !== 'string' || input.domain || input.url || input.linkedin_url) return row;
-    let found = sameName(input.name, present);
+    // A business written exactly so is what the name names, whatever its namesakes (the matcher's rule).
+    const exact = present.byFullName.get(companyFullKey(input.name));
+    let found = exact.length > 0 ? exact : sameName(input.name, present);
     if (found.length === 0) found = sameName(names.get(row.source), present);
     const kind = row.kind.replace(/^unseen:/, '');
     if (found.length > 1) return { ...row, kind: `ambiguous:${kind}`, truth: null };

@@ -65,6 +65,18 @@ export function listedNames(dir: string): string[] {
   return [...out.values()];
 }
 
+/** The distinct `Company Name` values of the listings (trimmed), in file order. */
+export function listedCompanyNames(dir: string): string[] {
+  const out = new Set<string>();
+  for (const file of ['nasdaq-listed.csv', 'nyse-other-listed.csv']) {
+    for (const r of rows(`${dir}/${file}`)) {
+      const name = (r['Company Name'] ?? '').trim();
+      if (name.length > 0) out.add(name);
+    }
+  }
+  return [...out];
+}
+
 /** Business ids are 32 lowercase hex digits. */
 const hexId = (n: number) => n.toString(16).padStart(32, '0');
 

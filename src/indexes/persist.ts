@@ -21,6 +21,8 @@ import './format/strings.js';
  * Bump when the shape of any saved index changes: a file saved by an older build is then rebuilt. The
  * build code of every index passed to {@link savedIndex} is part of this format.
  * 3: the typed-array container (2 was V8 structured serialisation of the whole index).
+ * 4: the business match index holds the exact-name table (`byFullName`); leading legal forms are read
+ * only where they stand in front (name keys changed).
  */
 export const INDEX_FORMAT = 4;
 

@@ -153,6 +153,15 @@ export function companyFilterKeys(value: string): string[] {
   return rest.length === 0 || rest === key ? [key] : [key, rest];
 }
 
+/**
+ * A company name as written, folded (case, accents, punctuation, initials joined: "U.S." = "US") and
+ * nothing read off: the key of the exact name, which no reading of legal forms can override.
+ * @example companyFullKey('PTC Inc.') // 'ptc inc'
+ */
+export function companyFullKey(name: string): string {
+  return nameWords(name).join(' ');
+}
+
 /** A company name as the matcher reads it. */
 export interface CompanyMatchName {
   /** The name's own words: legal forms, trailing locations, notes and the other name removed. */
@@ -166,11 +175,20 @@ export interface CompanyMatchName {
 interface FormEntry {
   klass: string;
   leading: boolean;
+  /** Countries that use the spelling (null: any; the generic words for "company" too). */
+  countries: ReadonlySet<string> | null;
 }
 
 /** Folded spelling → legal form (generated from the ELF list, `legal-forms.generated.ts`). */
 const FORMS: ReadonlyMap<string, FormEntry> = new Map(
-  LEGAL_FORM_SPELLINGS.map(([spelling, klass, , leading]) => [spelling, { klass, leading: leading === 1 }]),
+  LEGAL_FORM_SPELLINGS.map(([spelling, klass, countries, leading]) => [
+    spelling,
+    {
+      klass,
+      leading: leading === 1,
+      countries: countries === '' || klass === '-' ? null : new Set(countries.split(' ')),
+    },
+  ]),
 );
 /** Edge word → the most words a legal form ending (or, leading, starting) with it has. */
 function edgeWords(leading: boolean): Map<string, number> {
@@ -229,7 +247,7 @@ const SECOND_NAME =
  * so that the words that name the company remain; the legal forms come back as equivalence classes.
  * @example companyMatchName('N.V. Brightwell, te Utrecht') // { key: 'brightwell', form: 'nv', truncated: false }
  */
-export function companyMatchName(name: string): CompanyMatchName {
+export function companyMatchName(name: string, country: string | null = null): CompanyMatchName {
   let s = name;
   const second = SECOND_NAME.exec(s);
   if (second !== null && second.index > 0) s = s.slice(0, second.index);
@@ -269,7 +287,7 @@ export function companyMatchName(name: string): CompanyMatchName {
       moved = true;
       continue;
     }
-    const n = formAt(tokens, start, end, true);
+    const n = formAt(tokens, start, end, true, country);
     if (n > 0 && hasWord(tokens, start + n, end)) {
       const klass = (FORMS.get(tokens.slice(start, start + n).join(' ')) as FormEntry).klass;
       if (klass !== '-') forms.push(klass);
@@ -290,7 +308,7 @@ export function companyMatchName(name: string): CompanyMatchName {
       continue;
     }
     const n = formAt(tokens, start, end, false);
-    if (n > 0) {
+    if (n > 0 && hasName(tokens, start, end - n)) {
       const klass = (FORMS.get(tokens.slice(end - n, end).join(' ')) as FormEntry).klass;
       if (klass !== '-') trailing.push(klass);
       end -= n;
@@ -363,9 +381,29 @@ const SEAT_FORMS_EXCLUDED: ReadonlySet<string> = new Set([
   'se',
 ]);
 
-/** Whether the range holds a word of three letters or more (a name left after a leading form). */
+/**
+ * Whether a word may name the company: not a weak word ("holdings", "partners") nor a joining word. A
+ * legal form is read off only when such a word remains ("Global Partners LP" keeps its "LP").
+ */
+function distinctive(word: string): boolean {
+  return !WEAK_WORDS.has(word) && word !== 'and' && word !== 'of' && word !== 'the';
+}
+
+/**
+ * Whether the range holds a distinctive word of three letters or more that is no legal form itself (a
+ * name left after a leading form: "AB Volvo" reads `volvo`; "AB Inc", "N.V. Holdings" keep their first word).
+ */
 function hasWord(tokens: readonly string[], start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if ((tokens[i] as string).length >= 3) return true;
+  for (let i = start; i < end; i++) {
+    const t = tokens[i] as string;
+    if (t.length >= 3 && distinctive(t) && !FORMS.has(t)) return true;
+  }
+  return false;
+}
+
+/** Whether the range holds a distinctive word (a name left after a trailing form: "3M Company"). */
+function hasName(tokens: readonly string[], start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (distinctive(tokens[i] as string)) return true;
   return false;
 }
 
@@ -399,8 +437,18 @@ function bracket(inner: string): string {
   return isPlace(w) || isForms(w) ? ' ' : ` ${inner} `;
 }
 
-/** Length of the legal form that starts (leading) or ends the range, 0 when none; never the whole range. */
-function formAt(tokens: readonly string[], start: number, end: number, leading: boolean): number {
+/**
+ * Length of the legal form that starts (leading) or ends the range, 0 when none; never the whole range.
+ * A leading one only where it stands in front in its jurisdiction and, when the name's country is known,
+ * where that country uses it ("AB Volvo" in Sweden; "AB Core Bond ETF" in the US keeps its "AB").
+ */
+function formAt(
+  tokens: readonly string[],
+  start: number,
+  end: number,
+  leading: boolean,
+  country: string | null = null,
+): number {
   const edge = tokens[leading ? start : end - 1] as string;
   const most = (leading ? FORM_FIRST : FORM_LAST).get(edge);
   if (most === undefined) return 0;
@@ -408,7 +456,10 @@ function formAt(tokens: readonly string[], start: number, end: number, leading: 
     const phrase =
       n === 1 ? edge : (leading ? tokens.slice(start, start + n) : tokens.slice(end - n, end)).join(' ');
     const form = FORMS.get(phrase);
-    if (form !== undefined && (!leading || form.leading)) return n;
+    if (form === undefined) continue;
+    if (!leading) return n;
+    if (form.leading && (country === null || form.countries === null || form.countries.has(country)))
+      return n;
   }
   return 0;
 }

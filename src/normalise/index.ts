@@ -5,6 +5,7 @@
 export { foldText, words } from './text.js';
 export {
   companyFilterKeys,
+  companyFullKey,
   companyKey,
   companyMatchKey,
   companyMatchName,

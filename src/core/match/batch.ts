@@ -57,7 +57,12 @@ function finish<Row extends { input: unknown }>(
   }
   if (options.explain) {
     out.match_confidence = verdict.kind === 'match' ? round(verdict.confidence) : 0;
-    out.matched_on = verdict.kind === 'match' ? verdict.on : [];
+    out.matched_on =
+      verdict.kind === 'match'
+        ? verdict.on
+        : verdict.kind === 'none' && verdict.ambiguous
+          ? ['ambiguous']
+          : [];
   }
   const k = options.alternatives ?? 0;
   if (k > 0) {

@@ -1,9 +1,11 @@
 /**
- * Business match, one row at a time against in-memory indexes (no SQLite round trip per row). Rules
- * (docs/spec/api-reference.md §3.1): exact keys first — profile slug, host, registrable domain; when name and
- * domain are both given the domain decides and the name confirms or picks among businesses sharing the
- * domain; name only → exact name key, then fuzzy name; an invalid domain → no match. A domain or profile that
- * is given but unknown rules out candidates that have a different one.
+ * Business match, one row at a time against in-memory indexes (no SQLite round trip per row).
+ * Rules (docs/spec/api-reference.md §3.1): exact keys first — profile slug, host, registrable domain; when name
+ * and domain are both given the domain decides and the name confirms or picks among businesses sharing
+ * the domain; name only → exact name key, then fuzzy name; an invalid domain → no match. A domain or
+ * profile that is given but unknown rules out candidates that have a different one. The name exactly as
+ * written (folded) is looked up before any reading of it: a business written so is the answer, and
+ * several are reported `ambiguous`, as are several sharing a key the name cannot choose among.
  *
  * Over 400 lines on purpose: the documented rule order of one row (keys, then name, then the namesake
  * tie-breaks) reads top to bottom in one file; the scorers live apart.
@@ -258,11 +260,15 @@ function byKeys(ctx: CompanyContext, ev: Evidence): Verdict | null {
       candidates: scored,
     };
   }
-  // Several businesses share the key, or the keys disagree: the name must pick one.
-  if (q === null) return { kind: 'none', candidates: scored };
+  // Several businesses share the key, or the keys disagree: the name must pick one. When it cannot, a
+  // shared key is reported ambiguous (every holder among the candidates).
+  const open: Verdict = agreed
+    ? { kind: 'none', candidates: scored, ambiguous: true }
+    : { kind: 'none', candidates: scored };
+  if (q === null) return open;
   const country = ev.domain === null ? null : tldCountry(ev.domain.registrable);
   const pick = decide(ctx, scored, q, { threshold: POOL_THRESHOLD, margin: NAME_MARGIN, country });
-  if (pick === null) return { kind: 'none', candidates: scored };
+  if (pick === null) return open;
   const keyOn: MatchedOn[] = agreed
     ? on
     : [
@@ -328,6 +334,22 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
           (slug === null || index.linkedin.at(pos) === null);
   const search = searchCompanyName(ctx, q, accept, !ctx.detail);
   const country = domain === null ? null : tldCountry(domain.registrable);
+  if (search.full === true && search.hits.length > 1) {
+    // Several businesses written exactly so: only the country a domain suggests can tell them apart
+    // (their legal forms are the same words); otherwise no reading or guess can, and the row says so.
+    const there = country === null ? [] : search.hits.filter((h) => index.countries.at(h.pos) === country);
+    if (there.length !== 1) return { kind: 'none', candidates: search.hits, ambiguous: true };
+    const a = answer((there[0] as Scored).pos, 'namesakes', 1, ['name']);
+    return {
+      kind: 'match',
+      pos: a.pos,
+      confidence: a.confidence,
+      on: a.on,
+      candidates: search.hits,
+      path: a.path,
+      raw: a.raw,
+    };
+  }
   // No current name has the row's name key: an other name with it comes before fuzzy current names
   // (`other-names.ts`).
   const others = search.exact ? null : searchOtherNames(ctx, q, accept, { fuzzy: false, country });

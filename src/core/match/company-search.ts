@@ -25,7 +25,7 @@ import {
   sameJoined,
   type TokenIndex,
 } from '../../indexes/match/token-index.js';
-import { companyMatchName } from '../../normalise/index.js';
+import { companyFullKey, companyMatchName } from '../../normalise/index.js';
 import {
   alignedScore,
   companyScore,
@@ -126,6 +126,8 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
 }
 
 export interface QueryName {
+  /** The name as written, folded, nothing read off (`companyFullKey`). */
+  full: string;
   key: string;
   scored: ScoredName;
   /** Legal-form classes the name is written with ("gmbh", "co+ltd"), '' when none. */
@@ -136,7 +138,13 @@ export interface QueryName {
 
 export function queryName(name: string): QueryName {
   const m = companyMatchName(name);
-  return { key: m.key, scored: scoredName(splitKey(m.key)), form: m.form, truncated: m.truncated };
+  return {
+    full: companyFullKey(name),
+    key: m.key,
+    scored: scoredName(splitKey(m.key)),
+    form: m.form,
+    truncated: m.truncated,
+  };
 }
 
 /** Whether business `pos` is written with a legal form other than the query's (a different entity). */
@@ -150,6 +158,8 @@ export function formConflict(ctx: CompanyContext, q: QueryName, pos: number): bo
 export interface NameSearch {
   /** True when the hits are exact name-key hits (score 1). */
   exact: boolean;
+  /** True when the hits hold the name exactly as written (`byFullName`): no reading of it can override. */
+  full?: boolean;
   /** The query as scored (with its known-word flags on the fuzzy path). */
   scored?: ScoredName;
   /** Best first (score, then position); only scores ≥ the floor. */
@@ -161,8 +171,10 @@ function byScore(a: Scored, b: Scored): number {
 }
 
 /**
- * Businesses whose name matches `q`: exact key hits when there are any (all score 1), otherwise every
- * blocked candidate that `accept` allows, scored.
+ * Businesses whose name matches `q`: the businesses written exactly so when there are any, else exact
+ * key hits when there are any (all score 1), otherwise every blocked candidate that `accept` allows,
+ * scored. The exact name comes first: a reading of it (legal forms off, places off) may meet another
+ * business's reading, never outweigh the name itself.
  */
 export function searchCompanyName(
   ctx: CompanyContext,
@@ -170,6 +182,12 @@ export function searchCompanyName(
   accept?: (pos: number) => boolean,
   forDecision = false,
 ): NameSearch {
+  if (q.full.length > 0) {
+    const same = ctx.index.byFullName.get(q.full);
+    const full = accept === undefined ? same : same.filter(accept);
+    if (full.length > 0)
+      return { exact: true, full: true, hits: full.sort((a, b) => a - b).map((pos) => ({ pos, score: 1 })) };
+  }
   if (q.key.length === 0) return { exact: false, hits: [] };
   const ok = (p: number) => !formConflict(ctx, q, p) && (accept === undefined || accept(p));
   const exact = ctx.index.byNameKey.get(q.key).filter(ok);

@@ -243,7 +243,8 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
       const on: MatchedOn[] = nameAgrees ? [...best.on, 'name'] : best.on;
       return { kind: 'match', pos: best.pos, confidence: on.length > 1 ? 1 : 0.98, on, candidates };
     }
-    if (person === null) return { kind: 'none', candidates };
+    // Several prospects hold the key and no name tells them apart.
+    if (person === null) return { kind: 'none', candidates, ambiguous: true };
   }
   if (person === null) return { kind: 'none', candidates: [] };
 
@@ -294,11 +295,33 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
       }))
     : [];
   const min = ctx.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
-  if (confidence < min) {
-    // Below the bar: no match, the best candidate first among the alternatives.
-    return { kind: 'none', candidates };
-  }
   const exactName = personNameScore(person, index.names.at(best.pos) as string) === 1;
+  // The name exactly as one person in the company meant holds it: no near namesake there (a colleague
+  // with a double surname, say) outweighs it.
+  const written = person.readings[0]!.join(' ');
+  const exact = found.filter((c) => index.names.at(c.pos) === written);
+  const sure = Math.max(confidence, DEFAULT_MIN_CONFIDENCE);
+  if (exact.length === 1 && confidence < min && sure >= min) {
+    const pos = exact[0]!.pos;
+    const moved = candidates.filter((c) => c.pos !== pos);
+    return {
+      kind: 'match',
+      pos,
+      confidence: sure,
+      on: [companyOn, 'name'],
+      candidates: ctx.detail ? [{ pos, score: sure }, ...moved] : [],
+    };
+  }
+  if (confidence < min) {
+    // Below the bar: no match, the best candidate first among the alternatives; two people of the same
+    // name in the company (or companies) meant are reported ambiguous.
+    const runnerUp = found[1];
+    const twin =
+      exactName &&
+      runnerUp !== undefined &&
+      personNameScore(person, index.names.at(runnerUp.pos) as string) === 1;
+    return twin ? { kind: 'none', candidates, ambiguous: true } : { kind: 'none', candidates };
+  }
   return {
     kind: 'match',
     pos: best.pos,

@@ -49,7 +49,12 @@ export type MatchedOn =
   /** The name matched but the legal form written differs ("Brightwell Inc." for "Brightwell N.V."). */
   | 'legal_form_differs'
   /** The name matched one of the business's other names (a former legal name, a trading name …). */
-  | 'other_name';
+  | 'other_name'
+  /**
+   * On a row left unmatched: the value given (a name as written, a domain, a profile, an e-mail, a
+   * phone, a person's name in the company) is held by several records; `alternatives` lists them.
+   */
+  | 'ambiguous';
 
 export interface MatchOptions {
   /** Add `match_confidence` (0–1) and `matched_on` to every row. */
@@ -109,7 +114,7 @@ export interface ProspectsMatchResult {
 /** The matcher's verdict on one row, with positions (dense ids) instead of external ids. */
 export type Verdict =
   | { kind: 'error'; error: MatchErrorType }
-  | { kind: 'none'; candidates: Scored[] }
+  | { kind: 'none'; candidates: Scored[]; ambiguous?: true }
   | { kind: 'match'; pos: number; confidence: number; on: MatchedOn[]; candidates: Scored[] };
 
 export interface Scored {

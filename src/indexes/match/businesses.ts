@@ -1,12 +1,13 @@
 /**
  * In-memory match index over the businesses table, built once per data version and saved in the file
- * (`indexes/persist.ts`): exact keys (business id, registrable domain, host, profile slug, name key) →
+ * (`indexes/persist.ts`): exact keys (business id, registrable domain, host, profile slug, exact name,
+ * name key) →
  * dense positions, plus the columns the matcher reads per candidate. Typed arrays throughout (string
  * columns as {@link StringList}s, dictionaries as hash tables), so a later process opens it without
  * decoding an entry. The token index for fuzzy names and the initials index are separate saved kinds.
  */
 import type { Context } from '../../runtime/context.js';
-import { companyMatchName } from '../../normalise/index.js';
+import { companyFullKey, companyMatchName } from '../../normalise/index.js';
 import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
 import { Ids } from '../format/tables.js';
 import { StringList, type NullableStringColumn, type StringColumn } from '../format/strings.js';
@@ -32,6 +33,8 @@ export interface BusinessMatchIndex {
   readonly byDomain: KeyIndex;
   readonly byHost: KeyIndex;
   readonly byLinkedin: KeyIndex;
+  /** Names as written, folded, nothing read off (`companyFullKey`): consulted before the name key. */
+  readonly byFullName: KeyIndex;
   readonly byNameKey: KeyIndex;
 }
 
@@ -59,10 +62,12 @@ function build(engine: Context): BusinessMatchIndex {
   const byDomain = new KeyIndexBuilder(maxRowid);
   const byHost = new KeyIndexBuilder();
   const byLinkedin = new KeyIndexBuilder(maxRowid);
+  const byFullName = new KeyIndexBuilder(maxRowid);
   const byNameKey = new KeyIndexBuilder(maxRowid);
   const rows = db.prepare(SCAN_SQL.matchBusinesses).raw().iterate() as IterableIterator<Row>;
   for (const [rowid, id, name, domain, host, slug, country] of rows) {
-    const m = companyMatchName(name);
+    // A leading legal form is read only where the business's country uses it ("AB Volvo" in Sweden).
+    const m = companyMatchName(name, country === null ? null : country.toLowerCase());
     const key = m.key;
     forms.push(m.form);
     const pos = ids.length;
@@ -77,6 +82,8 @@ function build(engine: Context): BusinessMatchIndex {
     if (host && host !== domain) byHost.add(host, pos);
     if (slug) byLinkedin.add(slug, pos);
     if (key) byNameKey.add(key, pos);
+    const full = companyFullKey(name);
+    if (full) byFullName.add(full, pos);
   }
   // Business ids are the table's primary key: distinct, so position = id in the table.
   const byId = Ids.of(ids);
@@ -94,6 +101,7 @@ function build(engine: Context): BusinessMatchIndex {
     byDomain: byDomain.finish(),
     byHost: byHost.finish(),
     byLinkedin: byLinkedin.finish(),
+    byFullName: byFullName.finish(),
     byNameKey: byNameKey.finish(),
   };
 }
@@ -124,6 +132,7 @@ export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = {
     byDomain: isKeys,
     byHost: isKeys,
     byLinkedin: isKeys,
+    byFullName: isKeys,
     byNameKey: isKeys,
   },
 };
