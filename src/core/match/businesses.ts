@@ -25,6 +25,7 @@ import {
 import { wordsWithPrefix } from '../../indexes/match/token-index.js';
 import { alignedScore, lastAlignment } from './company-score.js';
 import { calibrated, type ConfidencePath } from './company-confidence.js';
+import { retrieveCompany } from './company-retrieve.js';
 import { wordEvidence } from './company-words.js';
 import { clean } from './input.js';
 import type { BusinessInput, MatchedOn, Scored, Verdict } from './types.js';
@@ -510,6 +511,9 @@ function bestGuess(
     fuzzy = answer(best.pos, 'guess_fuzzy', raw, ['name_fuzzy']);
     weighed.push(fuzzy);
   }
+  // The top hit of a word search: a candidate for every row that shares a (read) word with a name.
+  const hit = retrieveCompany(ctx, q, accept);
+  if (hit !== null) weighed.push(answer(hit.pos, 'guess_retrieved', hit.raw, ['name_fuzzy']));
   let surest: NameAnswer | null = null;
   for (const a of weighed) if (surest === null || a.confidence > surest.confidence) surest = a;
   return surest;

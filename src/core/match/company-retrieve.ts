@@ -1,0 +1,232 @@
+/**
+ * The best candidate of a row that no decision rule answers, the way a search engine's top hit would
+ * be: the name sharing the most weight of rare words with the query, each word read as written or, when
+ * no indexed name has it, as a typo of an indexed word, the start of one ("KONINKL" for "Koninklijke"),
+ * or indexed words written together ("GISTBROCADES", "HUNTERDOUGLASINDUSTRIESB"); adjacent query words
+ * written apart are read joined too ("Day Care" for "Daycare"). It only serves a caller who lowers
+ * `min_confidence`: its answers are reported at the calibrated probability that they are right
+ * (`company-confidence.ts`, path `guess_retrieved`), never as a default decision.
+ *
+ * Word weights are ln(n / df) as in `company-words.ts`: agreeing on a word few names have says more.
+ */
+import type { TokenIndex } from '../../indexes/match/token-index.js';
+import { nearVocabulary, wordsWithPrefix } from '../../indexes/match/token-index.js';
+import { STOP_WORDS } from './company-score.js';
+import type { CompanyContext, QueryName } from './company-search.js';
+
+/** Names holding a word that at most this share of the names have are gathered as candidates … */
+const POOL_SHARE = 0.02;
+/** … and at least this many (a small snapshot has few names per word). */
+const POOL_MIN_DF = 64;
+/** At most this many candidates are scored (the rarest words' postings first). */
+const MAX_POOL = 4000;
+/** A word read as a typo, the start of a longer word or a piece of a joined word counts this share. */
+const LOOSE = 0.8;
+/** A candidate's word the query lacks costs this share of its weight (the shorter name wins ties). */
+const EXTRA = 0.3;
+/** Readings of an abbreviated or cut-off word: at most this many indexed words it starts. */
+const PREFIX_READINGS = 8;
+/**
+ * Legal forms written into a joined word ("HUNTERDOUGLASINDUSTRIESBV", "DSMNV"): a piece the split may
+ * leave aside (the name keys hold no legal form, so the vocabulary does not have them).
+ */
+const FORM_PIECES: ReadonlySet<string> = new Set([
+  'ab',
+  'ag',
+  'as',
+  'bv',
+  'co',
+  'corp',
+  'gmbh',
+  'inc',
+  'kg',
+  'kk',
+  'llc',
+  'lp',
+  'ltd',
+  'nv',
+  'oy',
+  'plc',
+  'pty',
+  'sa',
+  'sarl',
+  'se',
+  'spa',
+  'srl',
+]);
+
+/** One query word and how it may be read: vocabulary ids with the share of their weight they count. */
+interface Word {
+  ids: number[];
+  factors: number[];
+  /** What leaving the word unmatched costs the query's coverage (its best reading's weight). */
+  weight: number;
+}
+
+export interface Retrieved {
+  pos: number;
+  /**
+   * How well the best explains the query, in [0, 1]: the share of the query's word weight it matches,
+   * times the square root of the share of its own, times a lead over the runner-up (half when tied).
+   */
+  raw: number;
+}
+
+function df(tokens: TokenIndex, v: number): number {
+  return (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
+}
+
+function weightOf(tokens: TokenIndex, v: number): number {
+  return Math.log((tokens.size + 1) / Math.max(1, df(tokens, v)));
+}
+
+/**
+ * The fewest indexed words (of 2+ letters; a legal form may stand among them and is left aside) that
+ * write `word` together, or null. A last letter may stay over ("…INDUSTRIESB" before a spaced "V").
+ */
+export function splitJoined(tokens: TokenIndex, word: string): string[] | null {
+  const n = word.length;
+  if (n < 5 || n > 60) return null;
+  // best[i]: fewest pieces writing word[0, i); from[i]: where the last piece starts (-1 none).
+  const best = new Array<number>(n + 1).fill(Infinity);
+  const from = new Array<number>(n + 1).fill(-1);
+  best[0] = 0;
+  for (let i = 0; i < n; i++) {
+    if (best[i] === Infinity) continue;
+    for (let j = i + 2; j <= n; j++) {
+      if (j - i === n) continue; // the word itself is not a split
+      const piece = word.slice(i, j);
+      if (!tokens.vocabId.has(piece) && !FORM_PIECES.has(piece)) continue;
+      if ((best[i] as number) + 1 < (best[j] as number)) {
+        best[j] = (best[i] as number) + 1;
+        from[j] = i;
+      }
+    }
+  }
+  let end = n;
+  if (best[n] === Infinity && best[n - 1] !== Infinity) end = n - 1;
+  if (best[end] === Infinity) return null;
+  const pieces: string[] = [];
+  for (let j = end; j > 0; j = from[j] as number) pieces.unshift(word.slice(from[j] as number, j));
+  const words = pieces.filter((p) => tokens.vocabId.has(p));
+  return words.length >= 1 && pieces.length >= 2 ? words : null;
+}
+
+/** The query's words with their readings (stop words and words no reading finds in the index aside). */
+function readWords(tokens: TokenIndex, query: readonly string[]): { words: Word[]; unread: number } {
+  const words: Word[] = [];
+  let unread = 0;
+  const unknown = Math.log(tokens.size + 1);
+  const push = (ids: number[], factors: number[]) => {
+    let weight = 0;
+    ids.forEach((v, k) => (weight = Math.max(weight, (factors[k] as number) * weightOf(tokens, v))));
+    words.push({ ids, factors, weight });
+  };
+  for (let i = 0; i < query.length; i++) {
+    const t = query[i] as string;
+    if (STOP_WORDS.has(t) || query.indexOf(t) < i) continue;
+    const v = tokens.vocabId.get(t);
+    if (v !== undefined) {
+      push([v], [1]);
+    } else {
+      const ids: number[] = [];
+      const factors: number[] = [];
+      const add = (id: number) => {
+        if (ids.includes(id)) return;
+        ids.push(id);
+        factors.push(LOOSE);
+      };
+      for (const id of nearVocabulary(tokens, t)) add(id);
+      if (t.length >= 4)
+        for (const w of wordsWithPrefix(tokens, t, PREFIX_READINGS)) add(tokens.vocabId.get(w) as number);
+      if (ids.length > 0) push(ids, factors);
+      const split = splitJoined(tokens, t);
+      if (split !== null)
+        for (const w of split) if (query.indexOf(w) < 0) push([tokens.vocabId.get(w) as number], [LOOSE]);
+      if (ids.length === 0 && split === null && !(t.length === 1)) {
+        words.push({ ids: [], factors: [], weight: unknown });
+        unread++;
+      }
+    }
+    // Two or three words written apart that an indexed name writes together.
+    let joined = t;
+    for (let k = i + 1; k < query.length && k <= i + 2; k++) {
+      joined += query[k] as string;
+      const j = tokens.vocabId.get(joined);
+      if (j !== undefined) push([j], [LOOSE]);
+    }
+  }
+  return { words, unread };
+}
+
+/**
+ * The name that shares the most weight of (read) words with `q`, among those `accept` allows, with how
+ * well it explains the query; null when no name shares a word with any reading of it.
+ */
+export function retrieveCompany(
+  ctx: CompanyContext,
+  q: QueryName,
+  accept: ((pos: number) => boolean) | undefined,
+): Retrieved | null {
+  const query = q.scored.tokens;
+  if (query.length === 0 || query.length > 16) return null;
+  const tokens = ctx.tokens();
+  const { words } = readWords(tokens, query);
+  const total = words.reduce((s, w) => s + w.weight, 0);
+  if (total === 0) return null;
+  // Candidates: the postings of the rarest readings first; when every word is common, the rarest one's.
+  const readings: number[] = [];
+  for (const w of words) for (const v of w.ids) if (!readings.includes(v)) readings.push(v);
+  if (readings.length === 0) return null;
+  readings.sort((a, b) => df(tokens, a) - df(tokens, b) || a - b);
+  const cap = Math.max(POOL_MIN_DF, tokens.size * POOL_SHARE);
+  const pool = new Set<number>();
+  for (let r = 0; r < readings.length; r++) {
+    const v = readings[r] as number;
+    if (r > 0 && df(tokens, v) > cap) break;
+    for (let k = tokens.postStart[v] as number; k < (tokens.postStart[v + 1] as number); k++) {
+      if (pool.size >= MAX_POOL) break;
+      pool.add(tokens.post[k] as number);
+    }
+  }
+  let best = -1;
+  let bestScore = -Infinity;
+  let bestRaw = 0;
+  let second = -Infinity;
+  for (const pos of pool) {
+    if (accept !== undefined && !accept(pos)) continue;
+    const start = tokens.docStart[pos] as number;
+    const end = tokens.docStart[pos + 1] as number;
+    let matched = 0;
+    for (const w of words) {
+      let m = 0;
+      for (let k = 0; k < w.ids.length; k++) {
+        const v = w.ids[k] as number;
+        for (let j = start; j < end; j++)
+          if (tokens.docTok[j] === v) m = Math.max(m, (w.factors[k] as number) * weightOf(tokens, v));
+      }
+      matched += m;
+    }
+    if (matched === 0) continue;
+    // The candidate's own words: those no reading of the query has cost a share of their weight.
+    let own = 0;
+    let ownMatched = 0;
+    for (let j = start; j < end; j++) {
+      const v = tokens.docTok[j] as number;
+      if (STOP_WORDS.has(tokens.vocab.at(v) as string)) continue;
+      const w = weightOf(tokens, v);
+      own += w;
+      if (words.some((x) => x.ids.includes(v))) ownMatched += w;
+    }
+    const score = matched - EXTRA * (own - ownMatched);
+    if (score > bestScore || (score === bestScore && pos < best)) {
+      second = bestScore;
+      best = pos;
+      bestScore = score;
+      bestRaw = (matched / total) * Math.sqrt(own === 0 ? 0 : ownMatched / own);
+    } else if (score > second) second = score;
+  }
+  if (best < 0) return null;
+  const lead = second === -Infinity ? 1 : Math.min(1, (bestScore - second) / 2);
+  return { pos: best, raw: bestRaw * (0.5 + 0.5 * lead) };
+}
