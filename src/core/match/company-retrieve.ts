@@ -23,7 +23,7 @@ const MAX_POOL = 4000;
 /** A word read as a typo, the start of a longer word or a piece of a joined word counts this share. */
 const LOOSE = 0.8;
 /** A candidate's word the query lacks costs this share of its weight (the shorter name wins ties). */
-const EXTRA = 0.3;
+const EXTRA = 0.1;
 /** Readings of an abbreviated or cut-off word: at most this many indexed words it starts. */
 const PREFIX_READINGS = 8;
 /**
