@@ -512,8 +512,13 @@ function bestGuess(
     weighed.push(fuzzy);
   }
   // The top hit of a word search: a candidate for every row that shares a (read) word with a name.
+  // The word evidence reads families of names and qualifiers, which the word search does not: on the
+  // candidate it weighed, the search's answer is never surer than it ("Brightwell Group" for "Brightwell").
   const hit = retrieveCompany(ctx, q, accept);
-  if (hit !== null) weighed.push(answer(hit.pos, 'guess_retrieved', hit.raw, ['name_fuzzy']));
+  if (hit !== null) {
+    const words = weighed.find((a) => a.path === 'words' && a.pos === hit.pos);
+    weighed.push(answer(hit.pos, 'guess_retrieved', hit.raw, ['name_fuzzy'], words?.confidence ?? 1));
+  }
   let surest: NameAnswer | null = null;
   for (const a of weighed) if (surest === null || a.confidence > surest.confidence) surest = a;
   return surest;
