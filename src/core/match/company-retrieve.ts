@@ -76,8 +76,25 @@ function df(tokens: TokenIndex, v: number): number {
   return (tokens.postStart[v + 1] as number) - (tokens.postStart[v] as number);
 }
 
+// Word weights by vocabulary id, per token index, filled on first use (NaN: not yet).
+const WEIGHTS = new WeakMap<TokenIndex, Float64Array>();
+
+/** Per token index: a stamp per name, to gather candidates without a set (one query at a time). */
+const STAMPS = new WeakMap<TokenIndex, { stamp: Int32Array; epoch: number }>();
+
+function stampOf(tokens: TokenIndex): { stamp: Int32Array; epoch: number } {
+  let s = STAMPS.get(tokens);
+  if (s === undefined || s.epoch >= 0x7ffffff0)
+    STAMPS.set(tokens, (s = { stamp: new Int32Array(tokens.size), epoch: 0 }));
+  return s;
+}
+
 function weightOf(tokens: TokenIndex, v: number): number {
-  return Math.log((tokens.size + 1) / Math.max(1, df(tokens, v)));
+  let memo = WEIGHTS.get(tokens);
+  if (memo === undefined) WEIGHTS.set(tokens, (memo = new Float64Array(tokens.vocab.length).fill(NaN)));
+  let w = memo[v] as number;
+  if (Number.isNaN(w)) memo[v] = w = Math.log((tokens.size + 1) / Math.max(1, df(tokens, v)));
+  return w;
 }
 
 /**
@@ -180,44 +197,54 @@ export function retrieveCompany(
   if (readings.length === 0) return null;
   readings.sort((a, b) => df(tokens, a) - df(tokens, b) || a - b);
   const cap = Math.max(POOL_MIN_DF, tokens.size * POOL_SHARE);
-  const pool = new Set<number>();
+  const seen = stampOf(tokens);
+  const epoch = ++seen.epoch;
+  const pool: number[] = [];
   for (let r = 0; r < readings.length; r++) {
     const v = readings[r] as number;
     if (r > 0 && df(tokens, v) > cap) break;
     for (let k = tokens.postStart[v] as number; k < (tokens.postStart[v + 1] as number); k++) {
-      if (pool.size >= MAX_POOL) break;
-      pool.add(tokens.post[k] as number);
+      if (pool.length >= MAX_POOL) break;
+      const doc = tokens.post[k] as number;
+      if (seen.stamp[doc] === epoch) continue;
+      seen.stamp[doc] = epoch;
+      pool.push(doc);
     }
   }
+  // Each reading's word and the weight it counts, by vocabulary id (a candidate's words are read once).
+  const reads = new Map<number, [number, number][]>();
+  words.forEach((w, i) =>
+    w.ids.forEach((v, k) => {
+      const list = reads.get(v) ?? [];
+      list.push([i, (w.factors[k] as number) * weightOf(tokens, v)]);
+      reads.set(v, list);
+    }),
+  );
+  const got = new Float64Array(words.length);
+  const stop = [...STOP_WORDS].map((w) => tokens.vocabId.get(w) ?? -1);
   let best = -1;
   let bestScore = -Infinity;
   let bestRaw = 0;
   let second = -Infinity;
   for (const pos of pool) {
     if (accept !== undefined && !accept(pos)) continue;
-    const start = tokens.docStart[pos] as number;
-    const end = tokens.docStart[pos + 1] as number;
-    let matched = 0;
-    for (const w of words) {
-      let m = 0;
-      for (let k = 0; k < w.ids.length; k++) {
-        const v = w.ids[k] as number;
-        for (let j = start; j < end; j++)
-          if (tokens.docTok[j] === v) m = Math.max(m, (w.factors[k] as number) * weightOf(tokens, v));
-      }
-      matched += m;
-    }
-    if (matched === 0) continue;
+    got.fill(0);
     // The candidate's own words: those no reading of the query has cost a share of their weight.
     let own = 0;
     let ownMatched = 0;
-    for (let j = start; j < end; j++) {
+    for (let j = tokens.docStart[pos] as number; j < (tokens.docStart[pos + 1] as number); j++) {
       const v = tokens.docTok[j] as number;
-      if (STOP_WORDS.has(tokens.vocab.at(v) as string)) continue;
+      if (stop.includes(v)) continue;
       const w = weightOf(tokens, v);
       own += w;
-      if (words.some((x) => x.ids.includes(v))) ownMatched += w;
+      const hits = reads.get(v);
+      if (hits === undefined) continue;
+      ownMatched += w;
+      for (const [i, x] of hits) if (x > (got[i] as number)) got[i] = x;
     }
+    let matched = 0;
+    for (let i = 0; i < got.length; i++) matched += got[i] as number;
+    if (matched === 0) continue;
     const score = matched - EXTRA * (own - ownMatched);
     if (score > bestScore || (score === bestScore && pos < best)) {
       second = bestScore;
