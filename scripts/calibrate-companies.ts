@@ -47,13 +47,14 @@ const PRIOR: ConfidenceTable = {
   words: { from: [0], p: [0.5] },
   guess_fuzzy: { from: [0], p: [0.5] },
   guess_namesakes: { from: [0, 0.5, 1], p: [0.3, 0.45, 0.9] },
+  guess_retrieved: { from: [0], p: [0.3] },
 };
 /** Fewer answers than this on a path: its prior stands. */
 const MIN_ANSWERS = 20;
 /** Fewer answers than this in a step of the fit: it joins its neighbour. */
 const MIN_BLOCK = 10;
 
-const set = realCompanySet(dir, { perKind: 200, seed: 11, half: 0, childhood: 0 });
+const set = realCompanySet(dir, { perKind: 200, seed: 11, half: 0, childhood: 0, hard: true });
 const engine = await realEngine(set.businesses);
 const ids = engine.db.prepare('SELECT business_id FROM businesses ORDER BY rowid').pluck().all() as string[];
 

@@ -2,26 +2,37 @@
  * Company-name matching on real labelled data, beside simple peers measured in the same run:
  *
  *   node --import tsx bench/match/real-companies.ts [--per-kind 80] [--childhood 1200]
+ *     [--svg docs/bench/curve-businesses.svg] [--json bench/results/curve-businesses.json]
  *
  * Businesses: US listed-company names (10% held out) and early-childhood organisations (one record per
  * entity). Queries: variants of listed names by kind, held-out names written the same ways (no right
  * answer), and the other written names of each organisation. prospectdb is asked through the facade in
  * 50-row requests (default settings); the P/R curve over `min_confidence` and the reliability table come
  * from the library with explanations. Peers: an exact map of normalised names, DuckDB Jaro-Winkler,
- * SQLite FTS5 trigram (top-1 with an edit-distance check, and without).
+ * SQLite FTS5 trigram (top-1 with an edit-distance check, and without), FlexSearch top-1. The curve
+ * section sets our P/R at a ladder of `min_confidence` beside every peer's point(s) per real set and says
+ * whether the curve dominates them (`curve.ts`).
  */
 import { parseArgs } from 'node:util';
+import { writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { Charset, Index } from 'flexsearch';
 import Database from 'better-sqlite3';
 import { distance } from 'fastest-levenshtein';
 import { createAccount } from '../../src/account/accounts.js';
 import { matchBusinessRows } from '../../src/core/match/index.js';
 import { handle } from '../../src/facade/handle.js';
 import { companyMatchKey, foldText } from '../../src/normalise/index.js';
+import { curveSection, type CurveSet, type PeerPoint } from './curve.js';
 import { realCompanySet, realDataDir, realEngine, score, type RealQuery, type Scores } from './real-data.js';
 
 const { values } = parseArgs({
-  options: { 'per-kind': { type: 'string', default: '80' }, childhood: { type: 'string' } },
+  options: {
+    'per-kind': { type: 'string', default: '80' },
+    childhood: { type: 'string' },
+    svg: { type: 'string' },
+    json: { type: 'string' },
+  },
 });
 const dir = realDataDir();
 if (dir === null) throw new Error('shared/data/real not found');
@@ -30,6 +41,8 @@ const set = realCompanySet(dir, {
   childhood: values.childhood === undefined ? undefined : Number(values.childhood),
   // Variants of the half of the listed names that `scripts/calibrate-companies.ts` does not fit on.
   half: 1,
+  // Spaced letters, run-together words, cut words, a subsidiary's form, two slips (`real-data.ts`).
+  hard: true,
 });
 const log = (s: string) => process.stdout.write(s + '\n');
 log(
@@ -145,11 +158,25 @@ const fts = (check: boolean) =>
     return ids[p] as string;
   });
 
+t = performance.now();
+const flex = new Index({ tokenize: 'forward', encoder: Charset.LatinBalance });
+folded.forEach((n, i) => flex.add(i, n));
+const flexTop = names.map((n) => {
+  const hit = flex.search(foldText(n), { limit: 1, suggest: true }) as number[];
+  return hit.length === 0 ? null : (ids[hit[0] as number] as string);
+});
+const flexMs = performance.now() - t;
+
 const line = (label: string, s: Scores) =>
   `| ${label} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${s.f1.toFixed(3)} |`;
 const overall = (got: readonly (string | null)[]) =>
   score(set.queries, got).find((s) => s.kind === 'overall')!;
 const jwThresholds = [0.9, 0.95];
+/** The `min_confidence` ladder of our curve, and the Jaro-Winkler thresholds of the DuckDB peer. */
+const LADDER = [
+  0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999,
+];
+const JW_LADDER = [0.8, 0.85, 0.9, 0.92, 0.94, 0.96, 0.98];
 log(`\n## Overall (same run)\n\n| matcher | P | R | F1 |\n|---|---|---|---|`);
 log(
   line(`prospectdb, default (facade, 50-row requests; ${(facadeMs / 1000).toFixed(1)} s)`, overall(facade)),
@@ -159,6 +186,7 @@ for (const th of jwThresholds)
   log(line(`DuckDB Jaro-Winkler ≥ ${th} (${(duckMs / 1000).toFixed(1)} s)`, overall(jwAt(th))));
 log(line(`SQLite FTS5 trigram + edit check ≥ 0.8 (${(ftsMs / 1000).toFixed(1)} s)`, overall(fts(true))));
 log(line('SQLite FTS5 trigram top-1, no check', overall(fts(false))));
+log(line(`FlexSearch top-1 (forward, suggest; ${(flexMs / 1000).toFixed(1)} s)`, overall(flexTop)));
 log(
   `\nplain vs explained+alternatives: ${differ} rows differ; plain vs explained at min_confidence 0: ${guessDiffer}`,
 );
@@ -177,43 +205,62 @@ for (const s of mine.sort((a, b) => a.kind.localeCompare(b.kind))) {
   );
 }
 
-// The curve: a threshold keeps the guesses whose confidence reaches it. Listed-name variants (with the
-// held-out names written the same ways) and everything (with the noisily labelled organisations).
+// The curve: a threshold keeps the guesses whose confidence reaches it, per real set, beside the peers.
 const conf = guesses.map((r) => r.match_confidence ?? 0);
-const subsets: [string, (q: RealQuery) => boolean][] = [
-  ['listed-name variants and held-out names', (q) => !q.kind.endsWith('childhood')],
+const ourAt = (th: number) => guesses.map((r, i) => ((conf[i] as number) >= th ? r.business_id : null));
+const sets: CurveSet[] = [
+  ['listed-name variants and held-out names', (q: RealQuery) => !q.kind.endsWith('childhood')],
+  ['early-childhood organisations', (q: RealQuery) => q.kind.endsWith('childhood')],
   ['all rows', () => true],
-];
-for (const [label, keep] of subsets) {
-  const idx = set.queries.flatMap((q, i) => (keep(q) ? [i] : []));
+].map(([label, keep]) => {
+  const k = keep as (q: RealQuery) => boolean;
+  const idx = set.queries.flatMap((q, i) => (k(q) ? [i] : []));
   const qs = idx.map((i) => set.queries[i] as RealQuery);
-  const sub = (got: readonly (string | null)[]) =>
-    score(
+  const sub = (got: readonly (string | null)[]) => {
+    const o = score(
       qs,
       idx.map((i) => got[i] ?? null),
     ).find((x) => x.kind === 'overall')!;
-  log(`\n## P/R over min_confidence: ${label}\n\n| min_confidence | P | R | F1 |\n|---|---|---|---|`);
-  log(line('absent (default)', sub(facade)));
-  for (const th of [0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]) {
-    const got = guesses.map((r, i) => ((conf[i] as number) >= th ? r.business_id : null));
-    log(line(String(th), sub(got)));
-  }
-  log(
-    `\n## Reliability: ${label} (guesses by confidence)\n\n| confidence | guesses | right |\n|---|---|---|`,
-  );
-  for (let lo = 0; lo < 1; lo += 0.1) {
+    return { precision: o.precision, recall: o.recall };
+  };
+  const peers: PeerPoint[] = [
+    { peer: 'exact map', label: 'exact', ...sub(exact) },
+    { peer: 'SQLite FTS5 top-1', label: 'top-1', ...sub(fts(false)) },
+    { peer: 'SQLite FTS5 + edit check', label: '≥ 0.8', ...sub(fts(true)) },
+    { peer: 'FlexSearch top-1', label: 'top-1', ...sub(flexTop) },
+    ...JW_LADDER.map((th) => ({ peer: 'DuckDB Jaro-Winkler', label: `≥ ${th}`, ...sub(jwAt(th)) })),
+  ];
+  return {
+    label: label as string,
+    rows: idx.length,
+    default: sub(facade),
+    ours: LADDER.map((th) => ({ threshold: th, ...sub(ourAt(th)) })),
+    peers,
+    reliability: reliability(idx),
+  };
+});
+
+function reliability(idx: readonly number[]): { from: number; guesses: number; right: number }[] {
+  const out: { from: number; guesses: number; right: number }[] = [];
+  for (let b = 0; b < 10; b++) {
     let n = 0;
     let right = 0;
     for (const i of idx) {
       const r = guesses[i]!;
       const c = conf[i] as number;
-      if (r.business_id === null || c < lo || c >= lo + 0.1 + (lo >= 0.9 ? 0.01 : 0)) continue;
+      if (r.business_id === null || Math.min(9, Math.floor(c * 10)) !== b) continue;
       n++;
       if (r.business_id === (set.queries[i] as RealQuery).truth) right++;
     }
-    if (n > 0) log(`| ${lo.toFixed(1)}–${(lo + 0.1).toFixed(1)} | ${n} | ${(right / n).toFixed(3)} |`);
+    if (n > 0) out.push({ from: b / 10, guesses: n, right: right / n });
   }
+  return out;
 }
+
+const svg = curveSection(log, 'businesses', sets);
+if (values.svg !== undefined) writeFileSync(values.svg, svg);
+if (values.json !== undefined)
+  writeFileSync(values.json, JSON.stringify({ entity: 'businesses', sets }, null, 1) + '\n');
 if (process.env.SHOW) {
   const byId = new Map(set.businesses.map((b) => [b.business_id, b.name]));
   set.queries.forEach((q, i) => {

@@ -173,10 +173,75 @@ export function variant(r: () => number, name: string, kind: string): string | n
       const typo = w.slice(0, j) + (w[j + 1] ?? '') + w[j] + w.slice(j + 2);
       return [...words.slice(0, i), typo, ...words.slice(i + 1)].join(' ') + (form ? ` ${form}` : '');
     }
+    case 'spaced_letters': {
+      // Initials and legal form written letter by letter ("D S M N. V." for "DSM N.V.").
+      const i = words.findIndex((w) => /^[A-Z]{2,5}$/.test(w));
+      if (i < 0) return null;
+      const spaced = (words[i] as string).split('').join(' ');
+      const f = form === null ? '' : ' ' + form.replace(/\./g, '').toUpperCase().split('').join('. ') + '.';
+      return [...words.slice(0, i), spaced, ...words.slice(i + 1)].join(' ') + f;
+    }
+    case 'joined_words': {
+      // Words run together, as scanned or keyed registers write them ("GISTBROCADES", "…INDUSTRIESB.V.").
+      if (words.length < 2) return null;
+      return (base.replace(/[\s,&'-]+/g, '') + (form ?? '')).toUpperCase();
+    }
+    case 'cut_word': {
+      // A long word cut without a full stop, in capitals ("KONINKL PHILIPS").
+      const i = words.findIndex((w) => w.length >= 9);
+      if (i < 0) return null;
+      const w = words[i] as string;
+      const cut = w.slice(0, 5 + Math.floor(r() * 3));
+      return (
+        [...words.slice(0, i), cut, ...words.slice(i + 1)].join(' ').toUpperCase() + (form ? ` ${form}` : '')
+      );
+    }
+    case 'form_inside':
+      // A subsidiary written after the parent's full name ("… Technologies, Inc. Netherlands B.V.").
+      return form ? `${name} ${pick(r, SUBSIDIARY)}` : null;
+    case 'rare_typo': {
+      // Two slips in the longest word (the one that tells the name apart).
+      let i = 0;
+      words.forEach((w, j) => {
+        if (w.length > (words[i] as string).length) i = j;
+      });
+      const w = words[i] as string;
+      if (w.length < 7) return null;
+      const j = 1 + Math.floor(r() * (w.length - 3));
+      const k = j + 2 + Math.floor(r() * (w.length - j - 2));
+      const typo =
+        w.slice(0, j) +
+        (w[j + 1] ?? '') +
+        w[j] +
+        w.slice(j + 2, k) +
+        'aeiou'[Math.floor(r() * 5)] +
+        w.slice(k + 1);
+      return [...words.slice(0, i), typo, ...words.slice(i + 1)].join(' ') + (form ? ` ${form}` : '');
+    }
     default:
       return null;
   }
 }
+
+const SUBSIDIARY = [
+  'Netherlands B.V.',
+  'Deutschland GmbH',
+  'Japan K.K.',
+  'UK Limited',
+  'France S.A.S.',
+  'Europe B.V.',
+  'Canada Inc.',
+  'Italia S.r.l.',
+  'España S.L.',
+  'Schweiz AG',
+];
+
+/**
+ * Harder ways registers write names (patent assignees, scanned filings): letters spaced, words run
+ * together, long words cut, a subsidiary's legal form after the parent's name, two slips in the word
+ * that tells the name apart. Drawn with their own generator, so the sets without them stay as they were.
+ */
+export const HARD_KINDS = ['spaced_letters', 'joined_words', 'cut_word', 'form_inside', 'rare_typo'] as const;
 
 export const VARIANT_KINDS = [
   'trailing_location',
@@ -200,9 +265,10 @@ export const VARIANT_KINDS = [
  */
 export function realCompanySet(
   dir: string,
-  options: { perKind: number; seed?: number; childhood?: number; half?: 0 | 1 },
+  options: { perKind: number; seed?: number; childhood?: number; half?: 0 | 1; hard?: boolean },
 ): RealSet {
   const r = mulberry32(options.seed ?? 7);
+  const rOuter = r;
   const names = listedNames(dir);
   const businesses: RealBusiness[] = [];
   const queries: RealQuery[] = [];
@@ -220,7 +286,9 @@ export function realCompanySet(
     businesses.push({ business_id: id, name, country_code: 'US' });
     if (drawn(i)) present.push({ id, name });
   });
-  for (const kind of VARIANT_KINDS) {
+  const hr = mulberry32((options.seed ?? 7) + 1000);
+  for (const kind of [...VARIANT_KINDS, ...(options.hard === true ? HARD_KINDS : [])]) {
+    const r = (VARIANT_KINDS as readonly string[]).includes(kind) ? rOuter : hr;
     let made = 0;
     for (let tries = 0; made < options.perKind && tries < options.perKind * 40; tries++) {
       const b = pick(r, present);

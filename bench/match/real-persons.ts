@@ -1,21 +1,27 @@
 /**
  * Person matching on real labelled data (FEBRL 4), through the facade in 50-row requests, beside an
- * exact map of normalised names and DuckDB Jaro-Winkler measured in the same run:
- *   node --import tsx bench/match/real-persons.ts [companies=1,5]
+ * exact map of normalised names, DuckDB Jaro-Winkler, SQLite FTS5 (trigram) top-1 and FlexSearch top-1
+ * (each within the row's company) measured in the same run:
+ *   node --import tsx bench/match/real-persons.ts [companies=1,5] [--svg docs/bench/curve-persons.svg]
+ *     [--json bench/results/curve-persons.json]
  * Sets: `febrl` (the duplicates' names as given, with the company name), `name only` (the same people
  * written as CRM exports write them: "Last, First", initials, titles …), `name + e-mail` (a work e-mail,
  * often written another way, and no company name). Prints P/R/F1, rows/s, the P/R curve over
- * `min_confidence` and a reliability table of `match_confidence`.
+ * `min_confidence` beside the peers' points with whether it dominates them (`curve.ts`), and a
+ * reliability table of `match_confidence`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import Database from 'better-sqlite3';
+import { Charset, Index } from 'flexsearch';
 import { createAccount } from '../../src/account/accounts.js';
 import { matchProspectRows } from '../../src/core/match/index.js';
 import { openEngine, type Engine } from '../../src/engine.js';
 import { handle } from '../../src/facade/handle.js';
-import { normalisePersonName } from '../../src/normalise/index.js';
+import { foldText, normalisePersonName } from '../../src/normalise/index.js';
+import { curveSection, type CurveSet } from './curve.js';
 import {
   companyName,
   FEBRL_A,
@@ -31,8 +37,75 @@ import {
   type PersonsSet,
 } from './real-persons-data.js';
 
-const companiesArg = (process.argv[2] ?? '1,5').split(',').map(Number);
-const CURVE = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i < 0 ? undefined : args.splice(i, 2)[1];
+};
+const svgOut = flag('--svg');
+const jsonOut = flag('--json');
+const companiesArg = (args[0] ?? '1,5').split(',').map(Number);
+const CURVE = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99];
+const JW_LADDER = [0.8, 0.85, 0.9, 0.92, 0.94, 0.96, 0.98];
+const curves: { companies: number; sets: CurveSet[] }[] = [];
+
+/** The company a query names (its company name, or its e-mail's domain), as an index, or null. */
+const queryCompany = (q: LabelledQuery) =>
+  q.input.company_name ? companyIndex(q.input.company_name as string) : emailCompany(q);
+
+/** SQLite FTS5 (trigram) peer: the best-ranked person of the row's company sharing a trigram word. */
+function ftsTop1(set: PersonsSet, qs: readonly LabelledQuery[], ids: Map<string, string>): (string | null)[] {
+  const db = new Database(':memory:');
+  db.exec(`CREATE VIRTUAL TABLE f USING fts5(name, c UNINDEXED, tokenize='trigram')`);
+  const ins = db.prepare('INSERT INTO f(rowid, name, c) VALUES (?, ?, ?)');
+  const byRow: string[] = [];
+  db.transaction(() =>
+    set.originals.forEach((o, i) => {
+      ins.run(i + 1, foldText(`${o.given} ${o.surname}`), set.companyOf.get(o.entity) as number);
+      byRow.push(ids.get(o.entity) as string);
+    }),
+  )();
+  const search = db.prepare('SELECT rowid FROM f WHERE f MATCH ? AND c = ? ORDER BY bm25(f) LIMIT 1');
+  const out = qs.map((q) => {
+    const c = queryCompany(q);
+    const words = foldText(String(q.input.full_name ?? ''))
+      .split(' ')
+      .filter((w) => w.length >= 3);
+    if (c === null || words.length === 0) return null;
+    const row = search.get(words.map((w) => `"${w}"`).join(' OR '), c) as { rowid: number } | undefined;
+    return row === undefined ? null : (byRow[row.rowid - 1] as string);
+  });
+  db.close();
+  return out;
+}
+
+/** FlexSearch peer: the top hit among the row's company's persons (forward tokens, suggestions on). */
+function flexTop1(
+  set: PersonsSet,
+  qs: readonly LabelledQuery[],
+  ids: Map<string, string>,
+): (string | null)[] {
+  const indexes = new Map<number, Index>();
+  const byRow: string[] = [];
+  set.originals.forEach((o, i) => {
+    const c = set.companyOf.get(o.entity) as number;
+    let index = indexes.get(c);
+    if (index === undefined)
+      indexes.set(c, (index = new Index({ tokenize: 'forward', encoder: Charset.LatinBalance })));
+    index.add(i, foldText(`${o.given} ${o.surname}`));
+    byRow.push(ids.get(o.entity) as string);
+  });
+  return qs.map((q) => {
+    const c = queryCompany(q);
+    const index = c === null ? undefined : indexes.get(c);
+    if (index === undefined) return null;
+    const hit = index.search(foldText(String(q.input.full_name ?? '')), {
+      limit: 1,
+      suggest: true,
+    }) as number[];
+    return hit.length === 0 ? null : (byRow[hit[0] as number] as string);
+  });
+}
 
 /** Every query through POST /v2/prospects/match in 50-row requests; answers and rows/s. */
 async function viaFacade(
@@ -176,11 +249,35 @@ for (const companies of companiesArg) {
       if (q.f1 > bestJw.q.f1) bestJw = { t, q };
     }
     console.log(line(`DuckDB Jaro-Winkler (best threshold ${bestJw.t})`, bestJw.q, duck.rowsPerSec));
-    console.log('\nP/R over `min_confidence`:\n\n| min_confidence | P | R | F1 |\n|---|---|---|---|');
-    for (const t of CURVE) {
-      const q = score(truths, (await viaFacade(engine, api_key, qs, t)).answers);
-      console.log(`| ${t} | ${fmt(q.precision)} | ${fmt(q.recall)} | ${fmt(q.f1)} |`);
-    }
+    const ftsAnswers = ftsTop1(set, qs, ids);
+    const flexAnswers = flexTop1(set, qs, ids);
+    console.log(line('SQLite FTS5 trigram top-1 (within the company)', score(truths, ftsAnswers)));
+    console.log(line('FlexSearch top-1 (within the company)', score(truths, flexAnswers)));
+    const pr = (got: readonly (string | null)[]) => {
+      const q = score(truths, got);
+      return { precision: q.precision, recall: q.recall };
+    };
+    const ladder: CurveSet['ours'] = [];
+    for (const t of CURVE)
+      ladder.push({ threshold: t, ...pr((await viaFacade(engine, api_key, qs, t)).answers) });
+    const curve: CurveSet = {
+      label: `${name}, ${companies} compan${companies > 1 ? 'ies' : 'y'}`,
+      rows: qs.length,
+      default: pr(ours.answers),
+      ours: ladder,
+      peers: [
+        { peer: 'exact map', label: 'exact', ...pr(exact) },
+        { peer: 'SQLite FTS5 top-1', label: 'top-1', ...pr(ftsAnswers) },
+        { peer: 'FlexSearch top-1', label: 'top-1', ...pr(flexAnswers) },
+        ...JW_LADDER.map((t) => ({ peer: 'DuckDB Jaro-Winkler', label: `≥ ${t}`, ...pr(duck.at(t)) })),
+      ],
+    };
+    const svg = curveSection((x) => console.log(x), 'persons', [curve]);
+    console.log('');
+    if (curves.at(-1)?.companies !== companies) curves.push({ companies, sets: [] });
+    curves.at(-1)!.sets.push(curve);
+    if (svgOut !== undefined && name === 'febrl 4' && companies === companiesArg[0])
+      writeFileSync(svgOut, svg);
     // Per kind, default settings.
     const kinds = [...new Set(qs.map((q) => q.kind))];
     if (kinds.length > 1) {
@@ -221,3 +318,5 @@ for (const companies of companiesArg) {
   engine.close();
   rmSync(dir, { recursive: true, force: true });
 }
+if (jsonOut !== undefined)
+  writeFileSync(jsonOut, JSON.stringify({ entity: 'persons', curves }, null, 1) + '\n');

@@ -27,6 +27,7 @@ import {
 import { docFrequency, wordsWithPrefix } from '../../indexes/match/token-index.js';
 import { alignedScore, lastAlignment } from './company-score.js';
 import { calibrated, type ConfidencePath } from './company-confidence.js';
+import { retrieveCompany } from './company-retrieve.js';
 import { wordEvidence } from './company-words.js';
 import { clean } from './input.js';
 import { beatsCurrentNames, searchOtherNames, type OtherNameAnswer } from './other-names.js';
@@ -566,6 +567,14 @@ function bestGuess(
     const raw = best.score * (0.55 + 0.35 * lead) * (unmatched > 0 ? 0.9 : 1);
     fuzzy = answer(best.pos, 'guess_fuzzy', raw, ['name_fuzzy']);
     weighed.push(fuzzy);
+  }
+  // The top hit of a word search: a candidate for every row that shares a (read) word with a name.
+  // The word evidence reads families of names and qualifiers, which the word search does not: on the
+  // candidate it weighed, the search's answer is never surer than it ("Brightwell Group" for "Brightwell").
+  const hit = retrieveCompany(ctx, q, accept);
+  if (hit !== null) {
+    const words = weighed.find((a) => a.path === 'words' && a.pos === hit.pos);
+    weighed.push(answer(hit.pos, 'guess_retrieved', hit.raw, ['name_fuzzy'], words?.confidence ?? 1));
   }
   let surest: NameAnswer | null = null;
   for (const a of weighed) if (surest === null || a.confidence > surest.confidence) surest = a;

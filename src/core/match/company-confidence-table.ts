@@ -17,7 +17,9 @@ export type ConfidencePath =
   /** The best fuzzy candidate of a row the default leaves open (raw: score discounted for rivals). */
   | 'guess_fuzzy'
   /** Namesakes the tie-breaks could not tell apart (raw: 1 / how many). */
-  | 'guess_namesakes';
+  | 'guess_namesakes'
+  /** The top hit of a word search with read words (raw: coverage of both names and lead, in [0, 1]). */
+  | 'guess_retrieved';
 
 /** Per path: ascending raw thresholds and the share right from each threshold on (a step function). */
 export type ConfidenceTable = Record<ConfidencePath, { from: readonly number[]; p: readonly number[] }>;
