@@ -7,7 +7,7 @@
 
 /** Bottom to top. A file may import its own layer and the layers below it, never one above. */
 const LAYERS = [
-  ['base', '^src/(errors\\.ts$|schemas/)'],
+  ['base', '^src/(errors\\.ts$|demo-snapshot\\.ts$|schemas/)'],
   ['normalise', '^src/normalise/'],
   // The fixture generator: a tool over the schemas and normalisers (see `generator` below for who uses it).
   ['generate', '^src/generate/'],
@@ -32,7 +32,8 @@ const LAYERS = [
   // Where the two adapters meet: the HTTP server with the agent tool server mounted on it, in one
   // process or in many worker processes (serve-cluster.ts).
   ['serve', '^src/serve(-cluster)?\\.ts$'],
-  ['top', '^src/(cli/|bench/|index\\.ts$|server\\.ts$|serve-on-demand\\.ts$)'],
+  // `api/`: the package entry's functions, each checking its input before it calls the core.
+  ['top', '^src/(cli/|bench/|api/|index\\.ts$|server\\.ts$|serve-on-demand\\.ts$)'],
 ];
 
 /** Known exceptions, each one import (from file → to file), to be removed rather than added to. None today. */
