@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { ZodType } from 'zod';
-import { EngineError, type ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../errors.js';
 import { MAX_DETAIL, toDetail } from '../facade/validation.js';
 import {
   matchBusinesses as matchBusinessBatch,
@@ -27,7 +27,7 @@ import type {
 } from '../core/match/types.js';
 import type { Context } from '../runtime/context.js';
 import { BusinessMatchInput, ProspectMatchInput } from '../schemas/match.js';
-import { checkEngine, parseOptions } from './parse.js';
+import { checkEngine, parseOptions, refused } from './parse.js';
 
 /** A business row to match: any of `name`, `domain`, `url`, `linkedin_url` (strings or null). */
 export type BusinessRowInput = z.input<typeof BusinessMatchInput>;
@@ -79,15 +79,13 @@ function checkRow<Row>(rows: Rows<Row>, row: unknown, i: number, issues: Validat
 
 function checkRows<Row>(rows: Rows<Row>, value: unknown): Row[] {
   if (!Array.isArray(value)) {
-    throw EngineError.validation([
-      { loc: ['body', rows.key], msg: 'value is not a valid list', type: 'type_error.list' },
-    ]);
+    throw refused([{ loc: ['body', rows.key], msg: 'value is not a valid list', type: 'type_error.list' }]);
   }
   const issues: ValidationIssue[] = [];
   const out = new Array<Row>(value.length);
   for (let i = 0; i < value.length && issues.length < MAX_DETAIL; i++)
     out[i] = checkRow(rows, value[i], i, issues);
-  if (issues.length > 0) throw EngineError.validation(issues.slice(0, MAX_DETAIL));
+  if (issues.length > 0) throw refused(issues.slice(0, MAX_DETAIL));
   return out;
 }
 
@@ -100,7 +98,7 @@ async function* checkedStream<Row>(
   for await (const row of source) {
     const issues: ValidationIssue[] = [];
     const parsed = checkRow(rows, row, i++, issues);
-    if (issues.length > 0) throw EngineError.validation(issues);
+    if (issues.length > 0) throw refused(issues);
     yield parsed;
   }
 }
@@ -112,9 +110,7 @@ function iterable(value: unknown, key: Rows<unknown>['key']): AsyncIterable<unkn
     (typeof v[Symbol.asyncIterator] === 'function' || typeof v[Symbol.iterator] === 'function')
   )
     return value as AsyncIterable<unknown> | Iterable<unknown>;
-  throw EngineError.validation([
-    { loc: ['body', key], msg: 'value is not an iterable of rows', type: 'type_error.list' },
-  ]);
+  throw refused([{ loc: ['body', key], msg: 'value is not an iterable of rows', type: 'type_error.list' }]);
 }
 
 /**
@@ -217,10 +213,10 @@ export function evaluateMatches(
   checkEngine(engine);
   const o = parseOptions(EvaluateOptionsSchema, options);
   if (!Array.isArray(rows) || !Array.isArray(truths) || rows.length !== truths.length) {
-    throw EngineError.validation([
+    throw refused([
       {
         loc: ['truths'],
-        msg: `expected one truth per row (${Array.isArray(rows) ? rows.length : 'no'} rows, ${Array.isArray(truths) ? truths.length : 'no'} truths)`,
+        msg: `one truth per row: ${Array.isArray(rows) ? rows.length : 'no'} rows but ${Array.isArray(truths) ? truths.length : 'no'} truths`,
         type: 'value_error.list.length',
       },
     ]);

@@ -6,7 +6,7 @@
  * is parsed once, at the call; the core trusts the parsed value.
  */
 import type { ZodType } from 'zod';
-import { EngineError } from '../errors.js';
+import { EngineError, type ValidationIssue } from '../errors.js';
 import { bodyBoundsIssue, ISSUES, toDetail, valueTooDeep } from '../facade/validation.js';
 
 /** The facade's default nesting limit (`FacadeOptions.maxJsonDepth`). */
@@ -33,29 +33,40 @@ export function parseRequest<S extends ZodType>(
   { where = 'body', bounds = true }: ParseOptions = {},
 ): S['_zod']['output'] {
   if (where === 'body') {
-    if (value === undefined || value === null) throw EngineError.validation([ISSUES.missingBody()]);
-    if (valueTooDeep(value, MAX_DEPTH)) throw EngineError.validation([ISSUES.tooDeep(MAX_DEPTH)]);
+    if (value === undefined || value === null) throw refused([ISSUES.missingBody()]);
+    if (valueTooDeep(value, MAX_DEPTH)) throw refused([ISSUES.tooDeep(MAX_DEPTH)]);
     const unbounded = bounds ? bodyBoundsIssue(value) : null;
-    if (unbounded) throw EngineError.validation([unbounded]);
+    if (unbounded) throw refused([unbounded]);
   }
   const r = schema.safeParse(value, { reportInput: true });
   if (r.success) return r.data;
-  throw EngineError.validation(toDetail(r.error.issues, where, schema));
+  throw refused(toDetail(r.error.issues, where, schema));
 }
 
 /** An options argument parsed by `schema`; issues start with `options` (`['options', 'version']`). */
 export function parseOptions<S extends ZodType>(schema: S, value: unknown): S['_zod']['output'] {
   const r = schema.safeParse(value ?? {}, { reportInput: true });
   if (r.success) return r.data;
-  throw EngineError.validation(toDetail(r.error.issues, 'options', schema));
+  throw refused(toDetail(r.error.issues, 'options', schema));
 }
 
 /** Refuses a first argument that is not an engine (or a context from one), before anything reads it. */
 export function checkEngine(engine: unknown): void {
   const e = engine as { db?: unknown; indexes?: unknown } | null | undefined;
   if (e === null || typeof e !== 'object' || e.db === undefined || e.indexes === undefined) {
-    throw EngineError.validation([
+    throw refused([
       { loc: ['engine'], msg: 'expected an engine (from openEngine)', type: 'type_error.engine' },
     ]);
   }
+}
+
+/**
+ * The `VALIDATION` error of a library call: its message says where the first issue is and how many
+ * more there are (`body.filters.contry_code: extra fields not permitted`); `issues` holds them all.
+ */
+export function refused(issues: ValidationIssue[]): EngineError {
+  const first = issues[0];
+  const where = first ? `${first.loc.join('.')}: ${first.msg}` : undefined;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return new EngineError('VALIDATION', where && where + more, { issues });
 }
