@@ -39,7 +39,7 @@ export interface SearchOptions<V extends ApiVersion = 1> {
 }
 
 /** A version option as written: `{ version }`, or the bare number of the 0.x positional argument. */
-const Version = z.union([z.literal(1), z.literal(2)]);
+const Version = z.literal([1, 2]);
 const VersionOption = z.strictObject({ version: Version.optional() });
 
 function versionOf(options: unknown): ApiVersion {
