@@ -129,7 +129,11 @@ type Refusal =
   | { error: 'invalid_request' | 'invalid_token' | 'insufficient_scope'; description: string };
 const REFUSAL_STATUS = { invalid_request: 400, invalid_token: 401, insufficient_scope: 403 } as const;
 
-/** Builds the handler; mount it before every other route of the HTTP server. */
+/**
+ * The MCP tool server's node:http handler (`/mcp` and its OAuth endpoints); resolves true when it
+ * answered the request. Mount it before every other route of the HTTP server.
+ * @example const mcp = mcpHttpHandler(engine, { publicUrl: 'https://data.example.com' }); if (!(await mcp(req, res))) next();
+ */
 export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): McpHttpHandler {
   const fixedOrigin = options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl);
   const originOf = (req: IncomingMessage) => fixedOrigin ?? hostOrigin(req.headers.host);
