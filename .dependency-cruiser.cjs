@@ -8,7 +8,7 @@
 
 /** Bottom to top. A file may import its own layer and the layers below it, never one above. */
 const LAYERS = [
-  ['base', '^src/(errors\\.ts$|schemas/)'],
+  ['base', '^src/(errors\\.ts$|demo-snapshot\\.ts$|schemas/)'],
   ['normalise', '^src/normalise/'],
   ['snapshot', '^src/snapshot/'],
   ['store', '^src/store/'],
@@ -31,8 +31,9 @@ const LAYERS = [
   // Where the two adapters meet: the HTTP server with the agent tool server mounted on it, in one
   // process or in many worker processes (serve/cluster.ts).
   ['serve', '^src/serve/(index|cluster)\\.ts$'],
-  // The entries: the package (index.ts), `prospectdb/server` (serve/server.ts, serve/on-demand.ts), the CLI.
-  ['top', '^src/(cli/|index\\.ts$|serve/(server|on-demand)\\.ts$)'],
+  // The entries: the package (index.ts) and its functions (`api/`: each checks its input before it calls
+  // the core), `prospectdb/server` (serve/server.ts, serve/on-demand.ts), the CLI.
+  ['top', '^src/(cli/|api/|index\\.ts$|serve/(server|on-demand)\\.ts$)'],
   ['tools', '^tools/'],
 ];
 

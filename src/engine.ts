@@ -9,7 +9,8 @@ import { extname, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { accountsApi, type AccountsApi } from './account/accounts.js';
 import { ingestEvents, type IngestOptions, type IngestReport } from './core/events.js';
-import { EngineError } from './errors.js';
+import { distance } from 'fastest-levenshtein';
+import { EngineError, type ValidationIssue } from './errors.js';
 import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeRequest, FacadeResponse } from './facade/types.js';
 import { ensureJobWorker, hasPendingJobs, jobWorkerOf } from './jobs/index.js';
@@ -118,10 +119,13 @@ export interface SwapReport {
 }
 
 /**
- * Opens (or creates) an engine. A built database file is reused as it is: nothing is reloaded.
- * @example const engine = openEngine({ path: 'prospects.db' }); await engine.load('fixtures/demo');
+ * Opens (or creates) an engine over a database file, or in memory (`':memory:'`, the default). A built
+ * database file is reused as it is: nothing is reloaded. An unknown option is refused with the closest
+ * known one named (`EngineError` `VALIDATION`: `Misspelled option "readOnly" should be "readonly"`).
+ * @example const engine = openEngine({ path: 'prospects.db' }); await engine.load(DEMO_SNAPSHOT);
  */
 export function openEngine(options: EngineOptions = {}): Engine {
+  checkOptions(options);
   const path = options.snapshot ?? options.path ?? ':memory:';
   const db = openDatabase(path, { readonly: options.readonly });
   const state = openEngineState(db, path, options.state ?? envState());
@@ -287,7 +291,9 @@ export function openEngine(options: EngineOptions = {}): Engine {
       const s = statSync(next);
       stamp = `${s.dev}:${s.ino}`;
     } catch (e) {
-      throw new EngineError('SNAPSHOT_NOT_FOUND', `cannot open snapshot ${next}: ${(e as Error).message}`);
+      throw new EngineError('SNAPSHOT_NOT_FOUND', `cannot open snapshot ${next}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
     try {
       // A WAL file renamed over a file still open here would share that file's -wal/-shm (found by
@@ -301,14 +307,18 @@ export function openEngine(options: EngineOptions = {}): Engine {
       }
       nextDb = openDatabase(next, { readonly: true });
     } catch (e) {
-      throw new EngineError('SNAPSHOT_INVALID', `cannot swap to ${next}: ${(e as Error).message}`);
+      throw new EngineError('SNAPSHOT_INVALID', `cannot swap to ${next}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
     try {
       info = snapshotInfo(nextDb, next);
       if (!info.snapshotId) throw new Error('it holds no loaded snapshot (no snapshot_id)');
     } catch (e) {
       nextDb.close();
-      throw new EngineError('SNAPSHOT_INVALID', `cannot swap to ${next}: ${(e as Error).message}`);
+      throw new EngineError('SNAPSHOT_INVALID', `cannot swap to ${next}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
     const snap = openSnapshot(nextDb, next, stamp);
     let warm: Record<string, number>;
@@ -352,6 +362,75 @@ export function openEngine(options: EngineOptions = {}): Engine {
   // Deliveries left pending by a previous process resume here; new ones wake the worker on ingest.
   if (!settings.readonly && settings.webhooks.worker) deliveries = startDeliveryWorker(engine);
   return engine;
+}
+
+/** Every option `openEngine` reads; the type check below keeps the list equal to `EngineOptions`' keys. */
+const OPTION_NAMES = [
+  'path',
+  'snapshot',
+  'state',
+  'clock',
+  'readonly',
+  'newId',
+  'jobs',
+  'research',
+  'webhooks',
+  'rateLimit',
+  'creditMenu',
+  'correlationId',
+  'maxJsonDepth',
+  'authFailureLimit',
+] as const satisfies readonly (keyof EngineOptions)[];
+type Unlisted = Exclude<keyof EngineOptions, (typeof OPTION_NAMES)[number]>;
+const everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyOptionListed;
+const OPTION_SET: ReadonlySet<string> = new Set(OPTION_NAMES);
+
+/** The known option a misspelled one most likely meant: same letters in another case, or 1–2 edits away. */
+function closestOption(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const sameCase = OPTION_NAMES.find((o) => o.toLowerCase() === lower);
+  if (sameCase) return sameCase;
+  let best: string | undefined;
+  let bestDistance = Math.min(2, Math.floor(name.length / 3));
+  for (const o of OPTION_NAMES) {
+    const d = distance(lower, o.toLowerCase());
+    if (d <= bestDistance) [best, bestDistance] = [o, d - 1];
+  }
+  return best;
+}
+
+/**
+ * Refuses an options value that is not an object, and any option `openEngine` does not read, naming the
+ * closest known one (better-sqlite3's habit: a misspelled `readOnly` would otherwise open a writable
+ * engine without a word). One `VALIDATION` error lists every unknown option.
+ */
+function checkOptions(options: unknown): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw EngineError.validation([
+      { loc: ['options'], msg: 'Expected the "options" argument to be an object', type: 'type_error.dict' },
+    ]);
+  }
+  const issues: ValidationIssue[] = [];
+  for (const name of Object.keys(options)) {
+    if (OPTION_SET.has(name)) continue;
+    const near = closestOption(name);
+    issues.push(
+      near === undefined
+        ? {
+            loc: ['options', name],
+            msg: `Unknown option "${name}" (options: ${OPTION_NAMES.join(', ')})`,
+            type: 'value_error.extra',
+          }
+        : {
+            loc: ['options', name],
+            msg: `Misspelled option "${name}" should be "${near}"`,
+            type: 'value_error.extra',
+            ctx: { did_you_mean: near },
+          },
+    );
+  }
+  if (issues.length > 0) throw EngineError.validation(issues);
 }
 
 /** The device and inode of the file at `path` (empty for an in-memory database). */

@@ -40,6 +40,14 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * The one error type of the engine: a stable `code` (`ERROR_CODES`), the HTTP `status` the facade
+ * answers with, and for `VALIDATION` the `issues` a 422 body lists as `detail`; an error it wraps
+ * (a file system or SQLite error) is its `cause`.
+ * @example
+ * try { openEngine({ readOnly: true } as never); }
+ * catch (e) { if (e instanceof EngineError) console.log(e.message); } // Misspelled option "readOnly" should be "readonly"
+ */
 export class EngineError extends Error {
   override readonly name = 'EngineError';
   readonly code: ErrorCode;
@@ -51,9 +59,13 @@ export class EngineError extends Error {
   constructor(
     code: ErrorCode,
     message?: string,
-    options: { issues?: ValidationIssue[]; detail?: unknown } = {},
+    options: { issues?: ValidationIssue[]; detail?: unknown; cause?: unknown } = {},
   ) {
-    super(message ?? ERROR_CODES[code].message);
+    // `cause` keeps the underlying error (a file system or SQLite error) for whoever logs this one.
+    super(
+      message ?? ERROR_CODES[code].message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.issues = options.issues ?? [];
@@ -66,6 +78,11 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * Whether a thrown value is the engine's `EngineError` (with `code`, `status`, and for a refused input
+ * the 422 `issues`: `loc`, `msg`, `type`).
+ * @example try { fetchProspects(engine, request); } catch (e) { if (isEngineError(e)) console.log(e.code, e.issues); }
+ */
 export function isEngineError(e: unknown): e is EngineError {
   return e instanceof EngineError;
 }

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autocomplete } from '../src/core/autocomplete.js';
-import { matchBusinesses, matchProspects } from '../src/core/filters.js';
+import { businessFilterSet, prospectFilterSet } from '../src/core/filters.js';
 import type { Engine } from '../src/engine.js';
 import { take } from '../src/indexes/bitset.js';
 import { CompletionIndex, tagWord } from '../src/indexes/completion.js';
@@ -144,12 +144,12 @@ describe('completion tags', () => {
 describe('company_name filters read the form the way stored keys do', () => {
   const businesses = (value: string) =>
     take(
-      matchBusinesses(engine, BusinessFilters.parse({ company_name: { values: [value] } }), 1),
+      businessFilterSet(engine, BusinessFilters.parse({ company_name: { values: [value] } }), 1),
       0,
       1e9,
     ).map((r) => businessIds.get(r)!);
   const prospects = (value: string) =>
-    take(matchProspects(engine, ProspectFilters.parse({ company_name: { values: [value] } })), 0, 1e9).map(
+    take(prospectFilterSet(engine, ProspectFilters.parse({ company_name: { values: [value] } })), 0, 1e9).map(
       (r) => prospectIds.get(r)!,
     );
 

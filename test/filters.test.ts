@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchBusinesses, matchProspects } from '../src/core/filters.js';
+import { businessFilterSet, prospectFilterSet } from '../src/core/filters.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { take } from '../src/indexes/bitset.js';
 import { toDetail } from '../src/facade/validation.js';
@@ -57,11 +57,11 @@ afterAll(() => engine.close());
 
 const prospects = (filters: Json) => {
   const parsed = ProspectFilters.parse(filters);
-  return take(matchProspects(engine, parsed), 0, 1e9).map((r) => prospectIds.get(r)!);
+  return take(prospectFilterSet(engine, parsed), 0, 1e9).map((r) => prospectIds.get(r)!);
 };
 const businesses = (filters: Json, version: 1 | 2 = 1) => {
   const parsed = BusinessFilters.parse(filters);
-  return take(matchBusinesses(engine, parsed, version), 0, 1e9).map((r) => businessIds.get(r)!);
+  return take(businessFilterSet(engine, parsed, version), 0, 1e9).map((r) => businessIds.get(r)!);
 };
 
 const b0 = () => data.businesses[0]!;

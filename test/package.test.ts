@@ -14,8 +14,10 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,7 +136,8 @@ describe('the built package, imported by name', () => {
         ).toBeDefined();
   });
 
-  it('loads the demo snapshot, builds and warms the indexes', () => {
+  it('loads the demo snapshot from DEMO_SNAPSHOT, builds and warms the indexes', () => {
+    expect(used.demoSnapshot).toBe(DEMO_DIR);
     expect(used.load).toBe(0);
     expect(used.counts).toEqual({ businesses: 2000, prospects: 10000, events: 3000 });
     expect(used.buildIndexes).toBe('number');
@@ -169,6 +172,13 @@ describe('the built package, imported by name', () => {
     expect(used.writeExport).toBe(total);
     expect(used.csvLines).toBe(total + 1);
     expect(used.isEngineError).toEqual({ is: true, status: 422, instance: true });
+    expect(used.misspelledFilter).toEqual([
+      {
+        loc: ['body', 'filters', 'contry_code'],
+        msg: 'extra fields not permitted',
+        type: 'value_error.extra',
+      },
+    ]);
   });
 
   it('serves the facade and the MCP tool server from prospectdb/server', () => {
@@ -183,34 +193,71 @@ describe('the built package, imported by name', () => {
   });
 });
 
+describe('the package as npm installs it', () => {
+  it('finds DEMO_SNAPSHOT inside the installed copy and loads it', async () => {
+    // `npm pack` is what `npm publish` uploads; unpacked into a node_modules of its own, it is what a
+    // user's `npm install` writes (its dependencies are the repository's, linked beside it).
+    const install = join(tmp, 'install');
+    const pkg = join(install, 'node_modules', 'prospectdb');
+    mkdirSync(pkg, { recursive: true });
+    const { stdout } = await run(
+      'npm',
+      ['pack', '--ignore-scripts', '--json', '--pack-destination', install],
+      {
+        cwd: ROOT,
+        maxBuffer: 16 << 20,
+      },
+    );
+    const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+    expect(packed!.files.map((f) => f.path)).toContain('fixtures/demo/prospects.jsonl.gz');
+    await run('tar', ['-xzf', join(install, packed!.filename), '-C', pkg, '--strip-components=1']);
+    symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+    const script = [
+      "const { DEMO_SNAPSHOT, openEngine } = await import('prospectdb');",
+      'const engine = openEngine();',
+      'const report = await engine.load(DEMO_SNAPSHOT);',
+      'console.log(JSON.stringify({ path: DEMO_SNAPSHOT, issues: report.issueCount, counts: engine.info().counts }));',
+      'engine.close();',
+    ].join('\n');
+    const out = await run('node', ['--input-type=module', '-e', script], { cwd: install });
+    expect(JSON.parse(out.stdout)).toEqual({
+      path: join(realpathSync(pkg), 'fixtures', 'demo'),
+      issues: 0,
+      counts: { businesses: 2000, prospects: 10000, events: 3000 },
+    });
+  }, 180_000);
+});
+
 describe('the entries', () => {
-  it('document every exported function with one line and an @example', () => {
+  it('document every exported value on its declaration (where editors show it), with an @example', () => {
     for (const [file, kinds] of [
       ['src/index.ts', used.exports],
       ['src/serve/server.ts', used.server],
     ] as const) {
-      const source = ts.createSourceFile(
-        file,
-        readFileSync(join(ROOT, file), 'utf8'),
-        ts.ScriptTarget.ES2022,
-        true,
-      );
-      const docs = new Map<string, { text: string; example: boolean }>();
-      source.forEachChild((node) => {
-        if (!ts.isExportDeclaration(node) || !node.exportClause || !ts.isNamedExports(node.exportClause))
-          return;
-        for (const spec of node.exportClause.elements) {
-          const jsdoc = ts.getJSDocCommentsAndTags(spec).filter(ts.isJSDoc);
-          const text = jsdoc.map((d) => ts.getTextOfJSDocComment(d.comment) ?? '').join(' ');
-          const example = jsdoc.some((d) => (d.tags ?? []).some((t) => t.tagName.text === 'example'));
-          docs.set(spec.name.text, { text, example });
-        }
-      });
+      const program = ts.createProgram([join(ROOT, file)], { allowJs: false, noEmit: true });
+      const checker = program.getTypeChecker();
+      const entry = checker.getSymbolAtLocation(program.getSourceFile(join(ROOT, file))!)!;
+      const docs = new Map<string, { text: string; example: boolean; onSpecifier: boolean }>();
+      for (const exported of checker.getExportsOfModule(entry)) {
+        const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+        const declaration = target.valueDeclaration ?? target.declarations?.[0];
+        if (!declaration) continue;
+        // A variable's comment sits on its statement; a function's or a class's on itself.
+        const owner = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
+        const jsdoc = ts.getJSDocCommentsAndTags(owner).filter(ts.isJSDoc);
+        const specifiers = (exported.declarations ?? []).filter(ts.isExportSpecifier);
+        docs.set(exported.name, {
+          text: jsdoc.map((d) => ts.getTextOfJSDocComment(d.comment) ?? '').join(' '),
+          example: jsdoc.some((d) => (d.tags ?? []).some((t) => t.tagName.text === 'example')),
+          onSpecifier: specifiers.some((spec) => ts.getJSDocCommentsAndTags(spec).length > 0),
+        });
+      }
       for (const [name, kind] of Object.entries(kinds)) {
-        if (kind !== 'function') continue;
+        if (kind !== 'function' && name !== 'DEMO_SNAPSHOT') continue;
         const doc = docs.get(name);
         expect(doc?.text.trim().length ?? 0, `${file}: ${name} has no doc line`).toBeGreaterThan(20);
         expect(doc?.example, `${file}: ${name} has no @example`).toBe(true);
+        expect(doc?.onSpecifier, `${file}: ${name} is documented on its export specifier`).toBe(false);
       }
     }
   });

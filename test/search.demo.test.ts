@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchBusinesses, matchProspects } from '../src/core/filters.js';
+import { businessFilterSet, prospectFilterSet } from '../src/core/filters.js';
 import type { Engine } from '../src/engine.js';
 import { take } from '../src/indexes/bitset.js';
 import { BusinessFilters, ProspectFilters } from '../src/schemas/filters.js';
@@ -103,7 +103,7 @@ describe.skipIf(!present)('demo snapshot: filters equal a brute-force scan', () 
     it(`prospects: ${name}`, () => {
       const filters = make();
       const ids = prospectIds();
-      const got = take(matchProspects(engine, ProspectFilters.parse(filters)), 0, 1e9).map((r) =>
+      const got = take(prospectFilterSet(engine, ProspectFilters.parse(filters)), 0, 1e9).map((r) =>
         ids.get(r)!,
       );
       expect(got).toEqual(oracleProspects(data, filters));
@@ -162,7 +162,7 @@ describe.skipIf(!present)('demo snapshot: filters equal a brute-force scan', () 
     it(`businesses: ${name}`, () => {
       const filters = make();
       const ids = businessIds();
-      const got = take(matchBusinesses(engine, BusinessFilters.parse(filters), version), 0, 1e9).map((r) =>
+      const got = take(businessFilterSet(engine, BusinessFilters.parse(filters), version), 0, 1e9).map((r) =>
         ids.get(r)!,
       );
       expect(got).toEqual(oracleBusinesses(data, filters, version));

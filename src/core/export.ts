@@ -32,7 +32,13 @@ import {
   type StoredBatch,
 } from './stored-records.js';
 import { capPerCompany } from './company-cap.js';
-import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
+import {
+  businessRowids,
+  excludeRows,
+  businessFilterSet,
+  prospectFilterSet,
+  prospectRowids,
+} from './filters.js';
 import { BUSINESS_PREVIEW_KEYS, pick, PROSPECT_PREVIEW_KEYS, unpackWire } from '../store/wire.js';
 import { recentBusinessEvents, type FetchMode } from './records.js';
 
@@ -149,7 +155,7 @@ function walk(engine: Context, lent: Bitset, entity: Entity, mode: FetchMode): R
  */
 export function exportProspects(engine: Context, request: ProspectsExportInput = {}): RecordExport {
   const r = parse(ProspectsExportRequest, request);
-  const set = matchProspects(engine, r.filters);
+  const set = prospectFilterSet(engine, r.filters);
   try {
     if (r.exclude?.length) excludeRows(set, prospectRowids(engine, r.exclude));
     if (r.max_per_company) capPerCompany(engine, set, r.max_per_company);
@@ -166,7 +172,7 @@ export function exportProspects(engine: Context, request: ProspectsExportInput =
  */
 export function exportBusinesses(engine: Context, request: BusinessesExportInput = {}): RecordExport {
   const r = parse(BusinessesExportRequest, request);
-  const set = matchBusinesses(engine, r.filters, r.version);
+  const set = businessFilterSet(engine, r.filters, r.version);
   try {
     if (r.exclude?.length) excludeRows(set, businessRowids(engine, r.exclude));
   } catch (e) {

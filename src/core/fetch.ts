@@ -18,7 +18,13 @@ import type { BusinessesFetchRequest, ProspectsFetchRequest } from '../schemas/s
 import { MAX_SIZE } from '../schemas/search.js';
 import { capPerCompany } from './company-cap.js';
 import { cursorScope, decodeCursor, encodeCursor, type CursorEntity } from './cursor.js';
-import { businessRowids, excludeRows, matchBusinesses, matchProspects, prospectRowids } from './filters.js';
+import {
+  businessRowids,
+  excludeRows,
+  businessFilterSet,
+  prospectFilterSet,
+  prospectRowids,
+} from './filters.js';
 import { businessRecords, prospectRecords, type FetchMode } from './records.js';
 
 export interface OffsetPage<T> {
@@ -131,7 +137,7 @@ function pageOf<T>(
  * @example fetchProspects(engine, { mode: 'full', page_size: 100, filters: { country_code: { values: ['us'] } } }, 1)
  */
 export function fetchProspects(engine: Context, request: ProspectsFetchRequest, version: 1 | 2) {
-  const set = matchProspects(engine, request.filters);
+  const set = prospectFilterSet(engine, request.filters);
   return pageOf(engine, set, request, 'prospect', version, prospectRowids, prospectRecords);
 }
 
@@ -140,6 +146,6 @@ export function fetchProspects(engine: Context, request: ProspectsFetchRequest, 
  * @example fetchBusinesses(engine, { mode: 'full', page_size: 50, next_cursor: null }, 1)
  */
 export function fetchBusinesses(engine: Context, request: BusinessesFetchRequest, version: 1 | 2) {
-  const set = matchBusinesses(engine, request.filters, version);
+  const set = businessFilterSet(engine, request.filters, version);
   return pageOf(engine, set, request, 'business', version, businessRowids, businessRecords);
 }

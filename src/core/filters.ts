@@ -156,8 +156,8 @@ function phraseGroups(
 
 const folded = (values: readonly string[]) => values.map(foldText);
 
-/** Prospects matching `filters` (v1 or v2 shape). */
-export function matchProspects(engine: Context, filters: AnyProspectFilters | null | undefined): Bitset {
+/** The set of prospects matching `filters` (v1 or v2 shape), as a lent bitset (not the entity matcher: `core/match`). */
+export function prospectFilterSet(engine: Context, filters: AnyProspectFilters | null | undefined): Bitset {
   const ix = prospectIndex(engine);
   const out = new Accumulator(engine, ix.all);
   if (!filters) return out.finish();
@@ -257,8 +257,8 @@ export function includeOperatingLocations(
   return version === 1;
 }
 
-/** Businesses matching `filters`; `version` picks the `include_operating_locations` default. */
-export function matchBusinesses(
+/** The set of businesses matching `filters`, as a lent bitset (not the entity matcher: `core/match`); `version` picks the `include_operating_locations` default. */
+export function businessFilterSet(
   engine: Context,
   filters: BusinessFilters | null | undefined,
   version: 1 | 2,

@@ -33,7 +33,7 @@ import {
 } from '../schemas/enums.js';
 import type { AnyProspectFilters, BusinessFilters } from '../schemas/filters.js';
 import type { BusinessesStatsRequest, ProspectsStatsRequest } from '../schemas/search.js';
-import { matchBusinesses, matchProspects } from './filters.js';
+import { businessFilterSet, prospectFilterSet } from './filters.js';
 
 export const STATS_TOP_KEYS = 25;
 const COUNTRY_BASE = REGION_CODES.length + 1;
@@ -140,7 +140,7 @@ function regionalProspect(f: AnyProspectFilters | null | undefined): boolean {
 export function businessStats(engine: Context, request: BusinessesStatsRequest, version: 1 | 2 = 1) {
   const ix = businessIndex(engine);
   const filters = request.filters;
-  const set = matchBusinesses(engine, filters, version);
+  const set = businessFilterSet(engine, filters, version);
   const total = cardinality(set);
   const code = locationCoder(ix.regionOf, ix.countryOf, regionalBusiness(filters));
   const tab = locationTotals(set, code);
@@ -319,7 +319,7 @@ function prospectTab(engine: Context, set: Bitset, total: number, regional: bool
  */
 export function prospectStats(engine: Context, request: ProspectsStatsRequest) {
   const filters = request.filters;
-  const set = matchProspects(engine, filters);
+  const set = prospectFilterSet(engine, filters);
   const total = cardinality(set);
   const { cells, locations, departments } = prospectTab(engine, set, total, regionalProspect(filters));
   release(engine, set);

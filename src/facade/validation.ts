@@ -7,7 +7,8 @@ import type { core, ZodType } from 'zod';
 import type { ValidationIssue } from '../errors.js';
 import { LIMITS } from '../schemas/bounds.js';
 
-type Where = 'body' | 'query' | 'path' | 'header';
+/** Where an entry's `loc` starts: a part of an HTTP request, or (library calls) `options` and the like. */
+type Where = 'body' | 'query' | 'path' | 'header' | 'options';
 type Issue = core.$ZodIssue;
 type Loc = (string | number)[];
 
@@ -300,6 +301,21 @@ export function bodyBoundsIssue(value: unknown): ValidationIssue | null {
     }
   }
   return null;
+}
+
+/** True when a value (a body given as an object, not as text) nests deeper than `limit`. */
+export function valueTooDeep(value: unknown, limit: number): boolean {
+  const seen = new Set<object>();
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object' || seen.has(v)) continue;
+    if (d > limit) return true;
+    seen.add(v);
+    for (const child of Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+  return false;
 }
 
 /** The 422 entry of a body that is not JSON (as FastAPI reports `json.loads` failures). */

@@ -127,7 +127,11 @@ function hostOrigin(host: string | undefined): string {
 type Refusal = { error: undefined } | { error: 'invalid_token' | 'insufficient_scope'; description: string };
 const REFUSAL_STATUS = { invalid_token: 401, insufficient_scope: 403 } as const;
 
-/** Builds the handler; mount it before every other route of the HTTP server. */
+/**
+ * The MCP tool server's node:http handler (`/mcp` and its OAuth endpoints); resolves true when it
+ * answered the request. Mount it before every other route of the HTTP server.
+ * @example const mcp = mcpHttpHandler(engine, { publicUrl: 'https://data.example.com' }); if (!(await mcp(req, res))) next();
+ */
 export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): McpHttpHandler {
   const fixedOrigin = options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl);
   const originOf = (req: IncomingMessage) => fixedOrigin ?? hostOrigin(req.headers.host);

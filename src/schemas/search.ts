@@ -139,3 +139,9 @@ export const AutocompleteQuery = z.object({
   semantic_search: Bool.default(false),
 });
 export type AutocompleteQuery = z.output<typeof AutocompleteQuery>;
+
+/**
+ * The autocomplete query as a library call gives it (`autocomplete(engine, {...})`): the same members,
+ * but strict, since an object's misspelled member is a mistake to name, not a stray URL parameter.
+ */
+export const AutocompleteRequest = z.strictObject(AutocompleteQuery.shape);

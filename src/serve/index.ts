@@ -37,12 +37,20 @@ function mcpMount(engine: Engine, options: ServeOptions): MountedHandler | undef
   return mcpHttpHandler(engine, { publicUrl: options.publicUrl, ...options.mcp });
 }
 
-/** A node:http server answering the API and `/mcp` through the facade (not yet listening). */
+/**
+ * A node:http server answering the API and `/mcp` through the facade, not yet listening and not warmed
+ * (`serve` does both).
+ * @example createHttpServer(engine, { mcp: false }).listen(8080, '127.0.0.1');
+ */
 export function createHttpServer(engine: Engine, options: ServeOptions = {}): Server {
   return createNodeServer(engine, { ...options, mount: mcpMount(engine, options) });
 }
 
-/** Starts serving the engine over HTTP: the API, and the tool server unless `mcp: false`. */
+/**
+ * Builds the indexes, then serves the engine over HTTP: the API, and the agent tool server at `/mcp`
+ * unless `mcp: false`.
+ * @example const { url, close } = await serve(engine, { port: 0, publicUrl: 'https://data.example.com' });
+ */
 export function serve(engine: Engine, options: ServeOptions = {}): Promise<RunningServer> {
   return startHttpServer(engine, { ...options, mount: mcpMount(engine, options) });
 }

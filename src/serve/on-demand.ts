@@ -6,6 +6,11 @@
 import type { Engine } from '../engine.js';
 import type { RunningServer, ServeOptions } from './index.js';
 
+/**
+ * Serves the engine over HTTP (the API, and the agent tool server unless `mcp: false`); loads the server
+ * on the first call, so importing the package stays light. New code imports it from `prospectdb/server`.
+ * @example const { url, close } = await serve(engine, { port: 8080 });
+ */
 export async function serve(engine: Engine, options: ServeOptions = {}): Promise<RunningServer> {
   const server = await import('./index.js');
   return server.serve(engine, options);

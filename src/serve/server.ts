@@ -11,26 +11,5 @@
  * // … later
  * await server.close();
  */
-export {
-  /**
-   * Builds the indexes, then serves the engine over HTTP (the facade, and the MCP tools at `/mcp`).
-   * @example const { url, close } = await serve(engine, { port: 0, publicUrl: 'https://data.example.com' });
-   */
-  serve,
-  /**
-   * A node:http server answering through the facade, not yet listening and not warmed (`serve` does both).
-   * @example createHttpServer(engine, { mcp: false }).listen(8080, '127.0.0.1');
-   */
-  createHttpServer,
-  type RunningServer,
-  type ServeOptions,
-} from './index.js';
-export {
-  /**
-   * The MCP tool server's node:http handler (`/mcp`, OAuth endpoints); resolves true when it answered.
-   * @example const mcp = mcpHttpHandler(engine, { publicUrl: 'https://data.example.com' }); if (!(await mcp(req, res))) next();
-   */
-  mcpHttpHandler,
-  type McpHttpHandler,
-  type McpHttpOptions,
-} from '../mcp/http.js';
+export { createHttpServer, serve, type RunningServer, type ServeOptions } from './index.js';
+export { mcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from '../mcp/http.js';

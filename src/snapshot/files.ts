@@ -3,7 +3,7 @@
  * as `.jsonl`, `.jsonl.gz` or `.msgpack`, or explicit paths for each stream.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { EngineError } from '../errors.js';
 import { Manifest } from '../schemas/records.js';
 
@@ -69,8 +69,14 @@ export function resolveSnapshot(source: SnapshotSource): ResolvedSnapshot {
   const files: StreamFile[] = [];
   let manifest: Manifest | null = null;
   if (typeof source === 'string') {
-    if (!existsSync(source) || !statSync(source).isDirectory()) {
-      throw new EngineError('SNAPSHOT_NOT_FOUND', `${source}: not a snapshot folder`);
+    if (!existsSync(source)) {
+      throw new EngineError('SNAPSHOT_NOT_FOUND', `${resolve(source)}: the folder does not exist`);
+    }
+    if (!statSync(source).isDirectory()) {
+      throw new EngineError(
+        'SNAPSHOT_NOT_FOUND',
+        `${resolve(source)}: not a folder (a snapshot is a folder)`,
+      );
     }
     const manifestPath = join(source, 'manifest.json');
     if (existsSync(manifestPath)) manifest = readManifest(manifestPath);
@@ -92,6 +98,12 @@ export function resolveSnapshot(source: SnapshotSource): ResolvedSnapshot {
       files.push({ stream, path, format: formatOf(path) });
     }
   }
-  if (files.length === 0) throw new EngineError('SNAPSHOT_NOT_FOUND', 'the snapshot holds no record stream');
+  if (files.length === 0) {
+    const where = typeof source === 'string' ? `${resolve(source)}: the folder` : 'the snapshot';
+    throw new EngineError(
+      'SNAPSHOT_NOT_FOUND',
+      `${where} has no businesses, prospects or events stream (${STREAMS.join('|')} as ${EXTENSIONS.map(([e]) => e).join(', ')})`,
+    );
+  }
   return { manifest, files };
 }

@@ -175,7 +175,9 @@ export class LoadPool {
           await drain(IN_FLIGHT * this.workers.length);
         }
       } catch (e) {
-        throw new EngineError('SNAPSHOT_INVALID', `${file.path}: cannot be read (${(e as Error).message})`);
+        throw new EngineError('SNAPSHOT_INVALID', `${file.path}: cannot be read (${(e as Error).message})`, {
+          cause: e,
+        });
       }
       if (size > 0) dispatch(Buffer.concat(parts, size));
       await drain(0);

@@ -98,7 +98,9 @@ async function* unreadable<T>(path: string, batches: AsyncGenerator<T>): AsyncGe
   try {
     yield* batches;
   } catch (e) {
-    throw new EngineError('SNAPSHOT_INVALID', `${path}: cannot be read (${(e as Error).message})`);
+    throw new EngineError('SNAPSHOT_INVALID', `${path}: cannot be read (${(e as Error).message})`, {
+      cause: e,
+    });
   }
 }
 

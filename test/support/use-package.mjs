@@ -19,7 +19,9 @@ for (const [name, value] of Object.entries(pdb)) out.exports[name] = kind(value)
 for (const [name, value] of Object.entries(server)) out.server[name] = kind(value);
 
 const engine = pdb.openEngine({ clock: () => Date.parse('2026-11-01T12:00:00Z') });
-out.load = (await engine.load(demoDir, { strict: true })).issueCount;
+// The packaged demo snapshot, found from the package itself (not from the working directory).
+out.demoSnapshot = pdb.DEMO_SNAPSHOT;
+out.load = (await engine.load(pdb.DEMO_SNAPSHOT, { strict: true })).issueCount;
 out.counts = engine.info().counts;
 out.buildIndexes = typeof pdb.buildIndexes(engine);
 out.warmEngine = Object.keys(await pdb.warmEngine(engine)).length;
@@ -44,11 +46,11 @@ out.business = business;
 out.prospect = prospect;
 
 const us = { country_code: { values: ['us'] } };
-const page = pdb.fetchProspects(engine, { mode: 'preview', page_size: 5, filters: us }, 2);
+const page = pdb.fetchProspects(engine, { mode: 'preview', page_size: 5, filters: us }, { version: 2 });
 out.fetchProspects = { rows: page.data.length, total: page.total_results };
 out.prospectStats = pdb.prospectStats(engine, { filters: us }).total_results;
-out.fetchBusinesses = pdb.fetchBusinesses(engine, { mode: 'preview', page_size: 2 }, 2).data.length;
-out.businessStats = pdb.businessStats(engine, {}).total_results;
+out.fetchBusinesses = pdb.fetchBusinesses(engine, { mode: 'preview', page_size: 2 }, { version: 2 }).data.length;
+out.businessStats = pdb.businessStats(engine, { filters: null }).total_results;
 out.autocomplete = pdb
   .autocomplete(engine, { field: 'company_name', query: business.name.slice(0, 4), semantic_search: false })
   .map((i) => i.value);
@@ -82,6 +84,12 @@ try {
   out.isEngineError = 'no error';
 } catch (e) {
   out.isEngineError = { is: pdb.isEngineError(e), status: e.status, instance: e instanceof pdb.EngineError };
+}
+try {
+  pdb.fetchProspects(engine, { mode: 'preview', page_size: 5, filters: { contry_code: { values: ['us'] } } });
+  out.misspelledFilter = 'no error';
+} catch (e) {
+  out.misspelledFilter = e.issues;
 }
 
 // prospectdb/server: serve (with the MCP tool server), createHttpServer, mcpHttpHandler.

@@ -6,6 +6,7 @@
  * `match_confidence` ≥ t, which is what `min_confidence: t` decides for every t at or above the
  * confidence of the best candidate the default decision left out (see the test that runs both).
  */
+import { EngineError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { matchBusinessRows, matchProspectRows } from './batch.js';
 import {
@@ -87,7 +88,8 @@ export function scores(rows: number, positives: number, matched: number, correct
   return { rows, positives, matched, correct, precision, recall, f1 };
 }
 
-function entityOf(rows: readonly Record<string, unknown>[]): EvaluatedEntity {
+/** Which matcher rows are for, from their keys (the two key sets are disjoint). */
+export function entityOf(rows: readonly Record<string, unknown>[]): EvaluatedEntity {
   let business = false;
   let prospect = false;
   for (const row of rows) {
@@ -95,9 +97,13 @@ function entityOf(rows: readonly Record<string, unknown>[]): EvaluatedEntity {
     for (const k of PROSPECT_KEYS) if (row[k] != null) prospect = true;
   }
   if (business && prospect)
-    throw new TypeError(
-      'evaluateMatches: rows hold both business and prospect keys; pass options.entity to choose',
-    );
+    throw EngineError.validation([
+      {
+        loc: ['options', 'entity'],
+        msg: 'rows hold both business and prospect keys; pass options.entity to choose',
+        type: 'value_error',
+      },
+    ]);
   return prospect ? 'prospects' : 'businesses';
 }
 

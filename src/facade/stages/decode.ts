@@ -6,7 +6,7 @@
 import type { ValidationIssue } from '../../errors.js';
 import type { Router } from '../router.js';
 import type { ApiVersion, FacadeRequest, HeaderValue, Route } from '../types.js';
-import { bodyBoundsIssue, ISSUES, jsonDecodeIssue } from '../validation.js';
+import { bodyBoundsIssue, ISSUES, jsonDecodeIssue, valueTooDeep } from '../validation.js';
 import type { Refusal } from './respond.js';
 
 export interface Decoded {
@@ -90,20 +90,6 @@ function textTooDeep(text: string, limit: number): boolean {
     else if (c === 123 || c === 91) {
       if (++depth > limit) return true;
     } else if (c === 125 || c === 93) depth--;
-  }
-  return false;
-}
-
-function valueTooDeep(value: unknown, limit: number): boolean {
-  const seen = new Set<object>();
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object' || seen.has(v)) continue;
-    if (d > limit) return true;
-    seen.add(v);
-    for (const child of Object.values(v))
-      if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
   }
   return false;
 }
