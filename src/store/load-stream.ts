@@ -10,6 +10,7 @@ import type { StreamFile, StreamName } from '../snapshot/files.js';
 import { readBatches } from '../snapshot/read.js';
 import { companyRows } from './load-companies.js';
 import { inserter } from './load-insert.js';
+import { addKeys, type ProspectKeys } from './load-keys.js';
 import { threadable, type LoadPool } from './load-pool.js';
 import { preparer, type Prepared, type StreamSetup } from './load-worker.js';
 import type { Db } from './open.js';
@@ -25,6 +26,8 @@ export interface StreamContext {
   onProgress: LoadOptions['onProgress'];
   /** Started on the first stream large enough to use it; `undefined` when threads are off. */
   pool: () => Promise<LoadPool | undefined>;
+  /** Prospects only: where the rows' exact match keys go (see `load-keys.ts`). */
+  keys?: ProspectKeys;
 }
 
 export async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): Promise<StreamReport> {
@@ -70,7 +73,8 @@ export async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): 
       return;
     }
     seen.set(id, line);
-    insert.add(item.values, item.keys);
+    const rowid = insert.add(item.values);
+    if (ctx.keys) addKeys(ctx.keys, item.keys, rowid);
     result.loaded++;
   };
 
@@ -104,8 +108,8 @@ async function* unreadable<T>(path: string, batches: AsyncGenerator<T>): AsyncGe
 
 /** The tables whose secondary indexes a stream's bulk load drops and rebuilds (events keep theirs). */
 const TABLES_OF: Record<StreamName, (keyof typeof TABLE_INDEXES)[]> = {
-  businesses: ['businesses', 'match_keys'],
-  prospects: ['prospects', 'match_keys'],
+  businesses: ['businesses'],
+  prospects: ['prospects'],
   events: [],
 };
 

@@ -10,7 +10,6 @@ import type { StreamName } from '../snapshot/files.js';
 import { docCodec, packRest } from './codec.js';
 import {
   businessColumns,
-  businessKeys,
   companyWebsite,
   NO_COMPANY,
   prospectColumns,
@@ -49,8 +48,8 @@ export interface StreamSetup {
 }
 
 /**
- * A prepared line: the INSERT's positional values (the entity id first) and the match keys as
- * `[kind, key, kind, key, …]`; or the reason it was refused.
+ * A prepared line: the INSERT's positional values (the entity id first) and, for prospects, the exact
+ * match keys as `[kind, key, kind, key, …]` (see `load-keys.ts`); or the reason it was refused.
  */
 export type Prepared = { values: unknown[]; keys: string[] } | string;
 
@@ -85,10 +84,8 @@ function builder(setup: StreamSetup): (record: unknown) => Prepared {
       const b = r as BusinessRecord;
       const c = businessColumns(b, setup.asOfYear);
       const wire = businessRecord(b, []);
-      const keys: string[] = [];
-      for (const [kind, k] of businessKeys(c)) keys.push(kind, k);
       return {
-        keys,
+        keys: [],
         values: [
           c.business_id,
           c.name,

@@ -19,6 +19,7 @@ import {
 } from '../snapshot/files.js';
 import { refreshProspectCompanies } from './load-companies.js';
 import { leaveWal, restoreWal } from './load-journal.js';
+import { emptyKeys, handOffProspectKeys } from './load-keys.js';
 import { LoadPool, threadable } from './load-pool.js';
 import { loadStream } from './load-stream.js';
 import type { LoadIssue, LoadOptions, LoadReport, StreamReport } from './load-report.js';
@@ -55,6 +56,7 @@ export async function loadSnapshot(
   if (files.some(threadable)) void pool();
 
   const hashes = new Map<StreamName, string>();
+  const keys = emptyKeys();
   const run = async (file: StreamFile) => {
     const hash = createHash('sha256');
     const result = await loadStream(db, file, {
@@ -63,6 +65,7 @@ export async function loadSnapshot(
       hash,
       onProgress: options.onProgress,
       pool,
+      keys: file.stream === 'prospects' ? keys : undefined,
     });
     hashes.set(file.stream, hash.digest('hex'));
     streams.push(result);
@@ -114,6 +117,8 @@ export async function loadSnapshot(
     setMeta(db, 'as_of', asOf);
     setMeta(db, 'data_version', String(Number(getMeta(db, 'data_version') ?? '0') + 1));
     db.exec('COMMIT');
+    const prospects = hashes.get('prospects');
+    if (prospects !== undefined) handOffProspectKeys(db, prospects, keys);
     return { snapshotId, asOf, streams, issues, issueCount, elapsedMs: performance.now() - started };
   } catch (e) {
     rollback();

@@ -2,8 +2,9 @@
  * Files written before schema 5 keep each record twice (a JSON or MessagePack `doc` beside a `wire`
  * record with its keys spelled out). `openDatabase` refuses them (`layoutError`, with the fix), and
  * `migrateFile` (`prospectdb migrate`) rewrites one into the current layout from its `doc`: the same
- * records as a reload of the snapshot would store, without the snapshot. Rowids, events, match keys
- * and saved indexes are kept (the data version does not change).
+ * records as a reload of the snapshot would store, without the snapshot. Rowids, events and saved
+ * indexes are kept (the data version does not change); the old `match_keys` table is dropped (the
+ * saved match index holds those keys).
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -164,6 +165,8 @@ function rewrite(db: Db): { businesses: number; prospects: number } {
       prospects++;
     }
     for (const t of ENTITY_TABLES) db.exec(`ALTER TABLE ${t} DROP COLUMN doc`);
+    // Exact match keys live in the saved match index now (rebuilt from the records when stale).
+    db.exec('DROP TABLE IF EXISTS match_keys');
   })();
   return { businesses, prospects };
 }
