@@ -19,7 +19,8 @@
  * finds the names carrying that form, beside the literal matches, ranked by weight; then the names
  * without the query's form (another form, or none) fill what is left.
  */
-import { kind, type Context, type Kind } from '../runtime/context.js';
+import type { Context, Kind } from '../runtime/context.js';
+import { savedIndex } from '../indexes/persist.js';
 import { businessIndex } from '../indexes/businesses.js';
 import {
   CompletionIndex,
@@ -195,7 +196,10 @@ function candidates(engine: Context, field: AutocompleteField): CompletionCandid
   }
 }
 
-/** The completion index of one field (built on first use per data version). */
+/**
+ * The completion index of one field: read from the file when saved there (`prospectdb load` saves
+ * them, see `core/warm.ts`), else built on first use per data version and saved.
+ */
 export function completionIndex(engine: Context, field: AutocompleteField): CompletionIndex {
   return engine.indexes.get(COMPLETION_INDEXES[field]);
 }
@@ -203,7 +207,7 @@ export function completionIndex(engine: Context, field: AutocompleteField): Comp
 const COMPLETION_INDEXES = Object.fromEntries(
   AUTOCOMPLETE_FIELDS.map((field) => [
     field,
-    kind(
+    savedIndex(
       `search.autocomplete.${field}`,
       (e) => new CompletionIndex(candidates(e, field), AUTOCOMPLETE_LIMIT),
     ),
