@@ -339,9 +339,11 @@ describe('snapshot loader', () => {
       keys: takeProspectKeys(e.db, getMeta(e.db, 'hash_prospects')),
     });
     const single = open();
-    const one = await single.load(gz);
+    const one = await single.load(gz, { threads: 0 });
     const threaded = open();
     const two = await threaded.load(plain, { threads: 1 });
+    const gzThreaded = open();
+    const three = await gzThreaded.load(gz, { threads: 2 });
     expect(one.issues.map((i) => [i.line, i.reason.split(':')[0]])).toEqual([
       [701, 'invalid JSON'],
       [1201, 'naics'],
@@ -351,7 +353,10 @@ describe('snapshot loader', () => {
       one.issues.map(({ line, reason }) => ({ line, reason })),
     );
     expect(one.streams[0]).toMatchObject({ read: 1499, loaded: 1496, invalid: 2, duplicates: 1 });
-    expect(dump(threaded)).toEqual(dump(single));
+    expect(three.issues).toEqual(one.issues);
+    const expected = dump(single);
+    expect(dump(threaded)).toEqual(expected);
+    expect(dump(gzThreaded)).toEqual(expected);
   });
 
   it('loads a file database under a rollback journal and returns it to WAL, also after a refused load', async () => {

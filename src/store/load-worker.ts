@@ -191,6 +191,8 @@ export interface LineBatch {
 /** What a worker returns per batch: per non-blank line, its number and its prepared row or reason. */
 export interface PreparedBatch {
   seq: number;
+  /** Line ends (`\n`) in the batch: where the next batch's line numbers start. */
+  newlines: number;
   lines: number[];
   items: Prepared[];
   /**
@@ -255,9 +257,11 @@ export function prepareLines(
   const items: Prepared[] = [];
   let line = batch.firstLine - 1;
   let start = 0;
+  let newlines = 0;
   while (start < buf.length) {
     let end = buf.indexOf(10, start);
     if (end === -1) end = buf.length;
+    else newlines++;
     line++;
     let s = start;
     let e = end;
@@ -278,7 +282,7 @@ export function prepareLines(
     lines.push(line);
     items.push(prepare(value, buf.subarray(s, e)));
   }
-  return { seq: batch.seq, lines, items };
+  return { seq: batch.seq, newlines, lines, items };
 }
 
 const isBlank = (b: number) => b === 32 || b === 9 || b === 13 || b === 10;

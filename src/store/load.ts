@@ -9,6 +9,7 @@
  * prospects), `load-pool.ts` and `load-worker.ts` (threaded preparation).
  */
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { EngineError } from '../errors.js';
 import {
   resolveSnapshot,
@@ -49,7 +50,7 @@ export async function loadSnapshot(
   const streams: StreamReport[] = [];
   const strict = options.strict ?? false;
 
-  const threads = options.threads ?? 0;
+  const threads = options.threads ?? availableParallelism();
   let poolStart: Promise<LoadPool | undefined> | undefined;
   const pool = () => (poolStart ??= threads > 0 ? LoadPool.start(threads) : Promise.resolve(undefined));
   // Workers boot (load their modules) while this thread clears the first stream's rows and indexes.
