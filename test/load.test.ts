@@ -354,6 +354,8 @@ describe('snapshot loader', () => {
     );
     expect(one.streams[0]).toMatchObject({ read: 1499, loaded: 1496, invalid: 2, duplicates: 1 });
     expect(three.issues).toEqual(one.issues);
+    // The file hashed on a thread of its own gives the snapshot id hashing on this thread gives.
+    expect(three.snapshotId).toBe(one.snapshotId);
     const expected = dump(single);
     expect(dump(threaded)).toEqual(expected);
     expect(dump(gzThreaded)).toEqual(expected);

@@ -59,16 +59,14 @@ export async function loadSnapshot(
   const hashes = new Map<StreamName, string>();
   const keys = emptyKeys();
   const run = async (file: StreamFile) => {
-    const hash = createHash('sha256');
-    const result = await loadStream(db, file, {
+    const { result, digest } = await loadStream(db, file, {
       asOfYear,
       report,
-      hash,
       onProgress: options.onProgress,
       pool,
       keys: file.stream === 'prospects' ? keys : undefined,
     });
-    hashes.set(file.stream, hash.digest('hex'));
+    hashes.set(file.stream, digest);
     streams.push(result);
   };
 
