@@ -1,112 +1,125 @@
 /**
- * Load throughput (rows/s, indexes included) for 100k and 1M generated prospects, and the time to re-open
- * a built database. Baseline in the same run: reading and JSON-parsing the same files without validating
- * or storing them (the I/O + parse upper bound). Snapshots are cached under bench/.data/.
+ * Load throughput in rows/s (all streams), measured in one run with interleaved rounds so a busy shared
+ * machine slows every task alike, and their ratios:
+ * - parse only: read every file and `JSON.parse` each line on one thread (the floor of any JSON loader);
+ * - DuckDB `read_json` into one table per stream (a columnar engine's bulk load, same files);
+ * - `prospectdb load` end to end as the command runs it (load, build and save every index, settle the
+ *   file) with 0, 1 and 2 worker threads.
+ * The snapshot (20k businesses, 200k prospects, 2k events by default) is generated once into a temp
+ * folder outside the repo and deleted at the end.
  *
- *   node --expose-gc --import tsx bench/load.bench.ts [--sizes 100000,1000000] [--runs 3]
+ *   node --import tsx bench/load.bench.ts [--prospects 200000] [--rounds 3] [--threads 0,1,2]
  *
- * On a shared machine, `--runs N` runs each task N times and keeps the fastest of each; the load average
- * at the end of each size is printed beside the figures.
+ * Each figure is the best of its rounds; the ratios are of those bests.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import type * as DuckDB from '@duckdb/node-api';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Bench } from 'tinybench';
+import { buildIndexes } from '../src/core/warm.js';
 import { openEngine } from '../src/engine.js';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { STREAMS } from '../src/snapshot/files.js';
 import { readBatches } from '../src/snapshot/read.js';
+import { settleSnapshotFile } from '../src/store/open.js';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '1' } },
+  options: {
+    prospects: { type: 'string', default: '200000' },
+    rounds: { type: 'string', default: '3' },
+    threads: { type: 'string', default: '0,1,2' },
+  },
 });
-const sizes = values.sizes.split(',').map(Number);
-const runs = Math.max(1, Number(values.runs));
-const DATA = join(import.meta.dirname, '.data');
-mkdirSync(DATA, { recursive: true });
+const prospects = Number(values.prospects);
+const rounds = Math.max(1, Number(values.rounds));
+const threadCounts = values.threads.split(',').map(Number);
 
-async function snapshotOf(prospects: number): Promise<string> {
-  const dir = join(DATA, `snapshot-${prospects}`);
-  if (!existsSync(join(dir, 'manifest.json'))) {
-    const started = performance.now();
-    await generateSnapshot({
-      dir,
-      businesses: Math.round(prospects / 5),
-      prospects,
-      events: Math.round(prospects / 10),
-      seed: 7,
-      format: 'jsonl.gz',
-    });
-    console.error(`generated ${dir} in ${((performance.now() - started) / 1000).toFixed(1)}s`);
-  }
-  return dir;
-}
+const work = mkdtempSync(join(tmpdir(), 'pdb-load-bench-'));
+const dir = join(work, 'snapshot');
+await generateSnapshot({
+  dir,
+  businesses: Math.round(prospects / 10),
+  prospects,
+  events: Math.round(prospects / 100),
+  seed: 7,
+  format: 'jsonl',
+});
+const files = STREAMS.map((s) => ({ stream: s, path: join(dir, `${s}.jsonl`) }));
 
-async function parseOnly(dir: string): Promise<number> {
+async function parseOnly(): Promise<number> {
   let rows = 0;
-  for (const stream of STREAMS) {
-    const path = join(dir, `${stream}.jsonl.gz`);
-    if (!existsSync(path)) continue;
-    for await (const batch of readBatches(path, 'jsonl.gz')) rows += batch.length;
-  }
+  for (const f of files) for await (const batch of readBatches(f.path, 'jsonl')) rows += batch.length;
   return rows;
 }
 
-const table: Record<string, string | number>[] = [];
-for (const size of sizes) {
-  const dir = await snapshotOf(size);
-  const dbPath = join(DATA, `load-${size}.db`);
-  let rows = 0;
-  let loadMs = Infinity;
-  let loadSingleMs = Infinity;
-  let parseMs = Infinity;
-  const bench = new Bench({ iterations: runs, warmupIterations: 0, time: 0, warmup: false });
-  bench
-    .add(`parse only (baseline) ${size}`, async () => {
-      const t = performance.now();
-      rows = await parseOnly(dir);
-      parseMs = Math.min(parseMs, performance.now() - t);
-    })
-    .add(`load ${size}`, async () => {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
-      const engine = openEngine({ path: dbPath });
-      const t = performance.now();
-      await engine.load(dir);
-      loadMs = Math.min(loadMs, performance.now() - t);
-      engine.close();
-    })
-    .add(`load ${size} (threads: 1)`, async () => {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
-      const engine = openEngine({ path: dbPath });
-      const t = performance.now();
-      await engine.load(dir, { threads: 1 });
-      loadSingleMs = Math.min(loadSingleMs, performance.now() - t);
-      engine.close();
-    });
-  await bench.run();
-  const reopen = new Bench({ time: 500 });
-  reopen.add(`re-open ${size}`, () => {
-    const engine = openEngine({ path: dbPath });
-    engine.info();
-    engine.close();
-  });
-  await reopen.run();
-  const reopenMs =
-    reopen.tasks[0]?.result && 'latency' in reopen.tasks[0].result
-      ? reopen.tasks[0].result.latency.mean
-      : NaN;
-  table.push({
-    prospects: size,
-    'rows (all streams)': rows,
-    'load s': +(loadMs / 1000).toFixed(2),
-    'load rows/s': Math.round(rows / (loadMs / 1000)),
-    'load rows/s (threads: 1)': Math.round(rows / (loadSingleMs / 1000)),
-    'parse-only rows/s': Math.round(rows / (parseMs / 1000)),
-    'load / parse-only': +(parseMs / loadMs).toFixed(3),
-    're-open ms': +reopenMs.toFixed(2),
-    runs,
-    'load average (1 min)': +(loadavg()[0] ?? 0).toFixed(2),
-  });
+type DuckModule = typeof DuckDB;
+let duck: DuckModule | null = null;
+try {
+  duck = (await import('@duckdb/node-api')) as DuckModule;
+} catch {
+  console.error('@duckdb/node-api not installed: no DuckDB baseline');
 }
-console.table(table);
+
+async function duckdbLoad(): Promise<void> {
+  const path = join(work, 'duck.db');
+  rmSync(path, { force: true });
+  rmSync(`${path}.wal`, { force: true });
+  const instance = await duck!.DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  for (const f of files) {
+    await connection.run(
+      `CREATE TABLE ${f.stream} AS SELECT * FROM read_json('${f.path}', format = 'newline_delimited')`,
+    );
+  }
+  connection.closeSync();
+  instance.closeSync();
+}
+
+/** What `prospectdb load` does: load, build and save every index, close, settle the file. */
+async function prospectdbLoad(threads: number): Promise<void> {
+  const path = join(work, 'load.db');
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
+  const engine = openEngine({ path });
+  await engine.load(dir, { threads });
+  buildIndexes(engine);
+  await engine.state.close();
+  engine.close();
+  settleSnapshotFile(path);
+}
+
+const rows = await parseOnly();
+const tasks: [string, () => Promise<unknown>][] = [
+  ['parse only (read + JSON.parse, 1 thread)', parseOnly],
+  ...(duck ? [['DuckDB read_json into tables', duckdbLoad] as [string, () => Promise<void>]] : []),
+  ...threadCounts.map(
+    (t) => [`prospectdb load, threads ${t}`, () => prospectdbLoad(t)] as [string, () => Promise<void>],
+  ),
+];
+const best = new Map<string, number>();
+for (let r = 0; r < rounds; r++) {
+  for (const [name, run] of tasks) {
+    const started = performance.now();
+    await run();
+    const ms = performance.now() - started;
+    best.set(name, Math.min(best.get(name) ?? Infinity, ms));
+  }
+}
+const rate = (name: string) => rows / ((best.get(name) ?? NaN) / 1000);
+const duckRate = duck ? rate('DuckDB read_json into tables') : NaN;
+const oneThread = rate('prospectdb load, threads 1');
+console.table(
+  tasks.map(([name]) => ({
+    task: name,
+    'rows/s': Math.round(rate(name)),
+    's (best)': +((best.get(name) ?? NaN) / 1000).toFixed(2),
+    '× DuckDB': +(rate(name) / duckRate).toFixed(2),
+    '× threads 1': +(rate(name) / oneThread).toFixed(2),
+  })),
+);
+const bytes = files.reduce((n, f) => n + statSync(f.path).size, 0);
+console.log(
+  `${rows.toLocaleString('en-US')} rows (${(bytes / 1e6).toFixed(0)} MB of JSON Lines), best of ${rounds} ` +
+    `interleaved rounds; load average (1 min) ${(loadavg()[0] ?? 0).toFixed(2)}`,
+);
+rmSync(work, { recursive: true, force: true });

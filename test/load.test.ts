@@ -7,6 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine.js';
 import { EngineError } from '../src/errors.js';
 import { decodeDoc } from '../src/store/codec.js';
+import { KEY_KINDS, prospectKeysOfRecords, takeProspectKeys } from '../src/store/load-keys.js';
+import { getMeta } from '../src/store/open.js';
+import { generateSnapshot } from '../tools/generate/index.js';
+import { prospectMatchIndex } from '../src/indexes/match/prospects.js';
 
 const B1 = 'a'.repeat(32);
 const B2 = 'b'.repeat(32);
@@ -136,13 +140,36 @@ describe('snapshot loader', () => {
     };
     const doc = decodeDoc('businesses', stored.wire, stored.rest);
     expect(doc).toMatchObject({ business_id: B1, country_code: 'us', naics: 541512 });
-    const keys = engine.db
-      .prepare(`SELECT kind, key FROM match_keys WHERE entity = 'prospect' AND row = 1 ORDER BY kind`)
-      .all();
-    expect(keys).toEqual([
+    // The exact match keys are not stored: the load hands them to the match index build, and a build
+    // elsewhere derives the same keys from the stored records.
+    expect(engine.db.prepare(`SELECT name FROM sqlite_master WHERE name = 'match_keys'`).get()).toBe(
+      undefined,
+    );
+    const derived = prospectKeysOfRecords(engine.db);
+    expect(takeProspectKeys(engine.db, getMeta(engine.db, 'hash_prospects'))).toEqual(derived);
+    expect(takeProspectKeys(engine.db, getMeta(engine.db, 'hash_prospects'))).toBe(undefined);
+    const first = derived.rows.flatMap((row, i) =>
+      row === 1 ? [{ kind: KEY_KINDS[derived.kinds[i]!], key: derived.keys[i] }] : [],
+    );
+    expect(first).toEqual([
       { kind: 'email', key: 'ada.lovelace@acmerobotics.com' },
       { kind: 'phone', key: '+14155550123' },
     ]);
+  });
+
+  it('builds the same exact-key match index from the keys the load streamed as from the stored records', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pdb-gen-'));
+    await generateSnapshot({ dir, businesses: 60, prospects: 400, events: 0, seed: 3 });
+    const streamed = open();
+    await streamed.load(dir);
+    const derived = open();
+    await derived.load(dir);
+    // Taken away: this build derives every key from the stored records, as another process would.
+    expect(takeProspectKeys(derived.db, getMeta(derived.db, 'hash_prospects'))).toBeDefined();
+    const a = prospectMatchIndex(streamed);
+    const b = prospectMatchIndex(derived);
+    expect(a.byEmail.size).toBeGreaterThan(300);
+    for (const k of ['byEmail', 'byPhone', 'byLinkedin'] as const) expect(a[k]).toEqual(b[k]);
   });
 
   it('reports malformed lines, wrong enums, bad ids and duplicates with line numbers and loads the rest', async () => {
@@ -309,12 +336,14 @@ describe('snapshot loader', () => {
     const dump = (e: Engine) => ({
       businesses: e.db.prepare('SELECT * FROM businesses ORDER BY rowid').all(),
       prospects: e.db.prepare('SELECT * FROM prospects ORDER BY rowid').all(),
-      keys: e.db.prepare('SELECT * FROM match_keys ORDER BY entity, row, kind, key').all(),
+      keys: takeProspectKeys(e.db, getMeta(e.db, 'hash_prospects')),
     });
     const single = open();
-    const one = await single.load(gz);
+    const one = await single.load(gz, { threads: 0 });
     const threaded = open();
     const two = await threaded.load(plain, { threads: 1 });
+    const gzThreaded = open();
+    const three = await gzThreaded.load(gz, { threads: 2 });
     expect(one.issues.map((i) => [i.line, i.reason.split(':')[0]])).toEqual([
       [701, 'invalid JSON'],
       [1201, 'naics'],
@@ -324,7 +353,12 @@ describe('snapshot loader', () => {
       one.issues.map(({ line, reason }) => ({ line, reason })),
     );
     expect(one.streams[0]).toMatchObject({ read: 1499, loaded: 1496, invalid: 2, duplicates: 1 });
-    expect(dump(threaded)).toEqual(dump(single));
+    expect(three.issues).toEqual(one.issues);
+    // The file hashed on a thread of its own gives the snapshot id hashing on this thread gives.
+    expect(three.snapshotId).toBe(one.snapshotId);
+    const expected = dump(single);
+    expect(dump(threaded)).toEqual(expected);
+    expect(dump(gzThreaded)).toEqual(expected);
   });
 
   it('loads a file database under a rollback journal and returns it to WAL, also after a refused load', async () => {

@@ -9,6 +9,7 @@ import {
 } from '../src/core/match/index.js';
 import type { Engine } from '../src/engine.js';
 import { BusinessesMatchRequest, ProspectsMatchRequest } from '../src/schemas/match.js';
+import { KEY_KINDS, prospectKeysOfRecords } from '../src/store/load-keys.js';
 import { demoEngine } from './support/demo.js';
 
 let engine: Engine;
@@ -46,25 +47,25 @@ beforeAll(async () => {
     )
     .all() as BizRow[];
   [biz, other] = unique as [BizRow, BizRow];
-  pro = engine.db
+  // The first e-mail key of each prospect, derived from its stored record as the load derives it.
+  const keys = prospectKeysOfRecords(engine.db);
+  const emailOf = new Map<number, string>();
+  keys.rows.forEach((row, i) => {
+    if (KEY_KINDS[keys.kinds[i]!] === 'email' && !emailOf.has(row)) emailOf.set(row, keys.keys[i]!);
+  });
+  const candidates = engine.db
     .prepare(
-      `SELECT p.prospect_id, p.business_id, p.full_name, p.company_name FROM prospects p
+      `SELECT p.rowid, p.prospect_id, p.business_id, p.full_name, p.company_name FROM prospects p
        WHERE p.business_id IS NOT NULL
          AND (SELECT count(*) FROM prospects q WHERE q.business_rowid = p.business_rowid AND q.name_key = p.name_key) = 1
          AND (SELECT count(*) FROM businesses c JOIN businesses d ON d.name_key = c.name_key
               WHERE c.rowid = p.business_rowid) = 1
-         AND EXISTS (SELECT 1 FROM match_keys k WHERE k.entity = 'prospect' AND k.kind = 'email' AND k.row = p.rowid)
-       ORDER BY p.rowid LIMIT 1`,
+       ORDER BY p.rowid`,
     )
-    .get() as ProRow;
-  email = (
-    engine.db
-      .prepare(
-        `SELECT key FROM match_keys k JOIN prospects p ON p.rowid = k.row
-         WHERE k.entity = 'prospect' AND k.kind = 'email' AND p.prospect_id = ? LIMIT 1`,
-      )
-      .get(pro.prospect_id) as { key: string }
-  ).key;
+    .all() as (ProRow & { rowid: number })[];
+  const { rowid, ...first } = candidates.find((c) => emailOf.has(c.rowid))!;
+  pro = first;
+  email = emailOf.get(rowid)!;
 });
 afterAll(() => engine.close());
 

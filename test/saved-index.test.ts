@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as runLoad } from '../src/cli/commands/load.js';
+import { autocomplete, completionIndex } from '../src/core/autocomplete.js';
 import { fetchProspects } from '../src/core/fetch.js';
+import { CompletionIndex } from '../src/indexes/completion.js';
+import { AUTOCOMPLETE_FIELDS } from '../src/schemas/enums.js';
 import { prospectStats } from '../src/core/stats.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { Bitset } from '../src/indexes/bitset.js';
@@ -23,6 +26,8 @@ beforeAll(async () => {
   engine.close();
 });
 
+/** The file `prospectdb load` wrote (by the test of that name). */
+let cliFile: string;
 const open = (readonly = false) => openEngine({ path, readonly, clock: () => DEMO_NOW });
 const engines: Engine[] = [];
 afterAll(() => engines.forEach((e) => e.closed || e.close()));
@@ -65,7 +70,7 @@ describe('saved indexes', () => {
   });
 
   it('are saved by `prospectdb load`, so the next process reads them', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pdb-saved-cli-')), 'cli.db');
+    const file = (cliFile = join(mkdtempSync(join(tmpdir(), 'pdb-saved-cli-')), 'cli.db'));
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       expect(await runLoad(['--db', file, DEMO_DIR])).toBe(0);
@@ -79,6 +84,38 @@ describe('saved indexes', () => {
       throw new Error('rebuilt instead of read back');
     };
     expect(reader.indexes.get(savedIndex<ProspectIndex>('search.prospectIndex', notBuilt)).size).toBe(10_001);
+  });
+
+  it('answer autocomplete from the file as a fresh build does, building nothing', async () => {
+    const memory = openEngine({ clock: () => DEMO_NOW });
+    engines.push(memory);
+    await memory.load(DEMO_DIR, { strict: true });
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const reader = openEngine({ path: cliFile, readonly: true });
+      engines.push(reader);
+      const notBuilt = (): never => {
+        throw new Error('rebuilt instead of read back');
+      };
+      const queries = ['', 'a', 'unit', 'soft eng', 'sofware', 'cal', 'gmbh', 'brightwell nv', 'zzzz'];
+      for (const field of AUTOCOMPLETE_FIELDS) {
+        const saved = reader.indexes.get(
+          savedIndex<CompletionIndex>(`search.autocomplete.${field}`, notBuilt),
+        );
+        expect(saved).toBeInstanceOf(CompletionIndex);
+        expect(saved.size).toBe(completionIndex(memory, field).size);
+        for (const query of queries) {
+          for (const semantic_search of [false, true]) {
+            const request = { field, query, semantic_search };
+            expect(autocomplete(reader, request)).toEqual(autocomplete(memory, request));
+          }
+        }
+      }
+      // Nothing was built from the rows (a build on a readonly file says so on stderr).
+      expect(stderr.mock.calls.flat().join('\n')).not.toMatch(/building it now/);
+    } finally {
+      stderr.mockRestore();
+    }
   });
 
   it('are rebuilt, not reused, after a new load', async () => {

@@ -20,7 +20,8 @@
  * without the query's form (another form, or none) fill what is left. A business's other names
  * (`other_names`) are searchable too, and suggest its current name (the label and value).
  */
-import { kind, type Context, type Kind } from '../runtime/context.js';
+import type { Context, Kind } from '../runtime/context.js';
+import { savedIndex } from '../indexes/persist.js';
 import { businessIndex } from '../indexes/businesses.js';
 import {
   CompletionIndex,
@@ -215,7 +216,10 @@ function otherNamesByKey(engine: Context): Map<string, string[]> {
   return out;
 }
 
-/** The completion index of one field (built on first use per data version). */
+/**
+ * The completion index of one field: read from the file when saved there (`prospectdb load` saves
+ * them, see `core/warm.ts`), else built on first use per data version and saved.
+ */
 export function completionIndex(engine: Context, field: AutocompleteField): CompletionIndex {
   return engine.indexes.get(COMPLETION_INDEXES[field]);
 }
@@ -223,7 +227,7 @@ export function completionIndex(engine: Context, field: AutocompleteField): Comp
 const COMPLETION_INDEXES = Object.fromEntries(
   AUTOCOMPLETE_FIELDS.map((field) => [
     field,
-    kind(
+    savedIndex(
       `search.autocomplete.${field}`,
       (e) => new CompletionIndex(candidates(e, field), AUTOCOMPLETE_LIMIT),
     ),

@@ -17,7 +17,8 @@ import { compileOutputSchema } from './research/schema.js';
 import { businessStats, prospectStats } from './stats.js';
 
 /**
- * Builds every saved index of the engine's current data (search and match, businesses and prospects)
+ * Builds every saved index of the engine's current data (search, match and autocomplete, businesses and
+ * prospects)
  * and, on a writable file, saves them in it (see `indexes/persist.ts`), so that every later process
  * starts answering at once. Returns the milliseconds it took. `prospectdb load` and `prospectdb index`
  * run it.
@@ -34,6 +35,7 @@ export function buildIndexes(engine: Context): number {
     otherNameIndex(engine);
     otherNameTokens(engine);
     prospectMatchIndex(engine);
+    for (const field of AUTOCOMPLETE_FIELDS) completionIndex(engine, field);
   });
   cursorSecret(engine);
   return performance.now() - started;

@@ -15,6 +15,9 @@
  */
 import { distance } from 'fastest-levenshtein';
 import { foldText, words } from '../normalise/index.js';
+import { registerCodec } from './format/container.js';
+import { StringList, type StringColumn } from './format/strings.js';
+import { Ids } from './format/tables.js';
 
 export interface CompletionCandidate {
   label: string;
@@ -55,73 +58,173 @@ function isTag(w: string): boolean {
   return w.startsWith(TAG_MARK);
 }
 
+/**
+ * The index's data: typed arrays and string tables throughout (see `format/`), so the saved form is
+ * reopened without decoding (`indexes/persist.ts`). Lists per key are CSR arrays: the entries of key
+ * `i` are `ids[start[i] .. start[i + 1])`.
+ */
+interface CompletionTables {
+  size: number;
+  k: number;
+  labels: StringList<never>;
+  values: StringList<never>;
+  /** Folded searchable words of candidate `id`: `words[wordStart[id] .. wordStart[id + 1])`. */
+  wordStart: Uint32Array;
+  words: StringList<never>;
+  /** Every (word, candidate) pair, sorted by word then candidate. */
+  sortedWords: StringList<never>;
+  sortedIds: Uint32Array;
+  /** Prefix (up to `PREFIX_TABLE_MAX` characters) → its best `k` candidates. */
+  prefixes: Ids;
+  prefixStart: Uint32Array;
+  prefixIds: Uint32Array;
+  /** Distinct words, sorted; `vocabularyStart[v]` is where word `v`'s pairs begin in `sortedWords`. */
+  vocabulary: StringList<never>;
+  vocabularyStart: Uint32Array;
+  /** Deletion key of a word head → vocabulary words having it (see {@link headKeys}). */
+  deletionKeys: Ids;
+  deletionStart: Uint32Array;
+  deletionWords: Uint32Array;
+}
+
+/** A `Map<string, number[]>` (in insertion order) as key ids plus CSR arrays. */
+function csr(map: Map<string, number[]>): [Ids, Uint32Array, Uint32Array] {
+  const start = new Uint32Array(map.size + 1);
+  let n = 0;
+  let i = 0;
+  for (const list of map.values()) start[++i] = n += list.length;
+  const ids = new Uint32Array(n);
+  i = 0;
+  for (const list of map.values()) ids.set(list, start[i++]!);
+  return [Ids.of(map.keys()), start, ids];
+}
+
+function buildTables(candidates: readonly CompletionCandidate[], k: number): CompletionTables {
+  const sorted = [...candidates].sort(
+    (a, b) => b.weight - a.weight || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
+  );
+  const wordsOf = sorted.map((c) => {
+    const ws = new Set<string>();
+    for (const t of [c.label, ...(c.aliases ?? [])]) for (const w of foldText(t).split(' ')) if (w) ws.add(w);
+    for (const tag of c.tags ?? []) ws.add(tagWord(tag));
+    return [...ws];
+  });
+  const prefixTop = new Map<string, number[]>();
+  const pairs: [string, number][] = [];
+  wordsOf.forEach((ws, id) => {
+    for (const w of ws) {
+      pairs.push([w, id]);
+      for (let n = 1; n <= Math.min(PREFIX_TABLE_MAX, w.length); n++) {
+        const p = w.slice(0, n);
+        let list = prefixTop.get(p);
+        if (!list) prefixTop.set(p, (list = []));
+        if (list.length < k && list[list.length - 1] !== id) list.push(id);
+      }
+    }
+  });
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  const sortedWords = pairs.map((p) => p[0]);
+  const starts: number[] = [];
+  const vocabulary: string[] = [];
+  sortedWords.forEach((w, i) => {
+    if (i > 0 && sortedWords[i - 1] === w) return;
+    starts.push(i);
+    vocabulary.push(w);
+  });
+  starts.push(sortedWords.length);
+  const deletionKeys = new Map<string, number[]>();
+  vocabulary.forEach((w, v) => {
+    if (isTag(w)) return; // tags are matched whole only
+    const keys = new Set([...headKeys(w.slice(0, HEAD)), ...headKeys(w.slice(0, FUZZY_MIN))]);
+    for (const key of keys) {
+      let list = deletionKeys.get(key);
+      if (!list) deletionKeys.set(key, (list = []));
+      list.push(v);
+    }
+  });
+  const wordStart = new Uint32Array(sorted.length + 1);
+  wordsOf.forEach((ws, id) => (wordStart[id + 1] = wordStart[id]! + ws.length));
+  const [prefixes, prefixStart, prefixIds] = csr(prefixTop);
+  const [deletions, deletionStart, deletionWords] = csr(deletionKeys);
+  return {
+    size: sorted.length,
+    k,
+    labels: StringList.of(sorted.map((c) => c.label)),
+    values: StringList.of(sorted.map((c) => c.value)),
+    wordStart,
+    words: StringList.of(wordsOf.flat()),
+    sortedWords: StringList.of(sortedWords),
+    sortedIds: Uint32Array.from(pairs, (p) => p[1]),
+    prefixes,
+    prefixStart,
+    prefixIds,
+    vocabulary: StringList.of(vocabulary),
+    vocabularyStart: Uint32Array.from(starts),
+    deletionKeys: deletions,
+    deletionStart,
+    deletionWords,
+  };
+}
+
+/** The ids listed for `key` in a CSR table, or undefined. */
+function listOf(keys: Ids, start: Uint32Array, ids: Uint32Array, key: string): Uint32Array | undefined {
+  const i = keys.get(key);
+  return i === undefined ? undefined : ids.subarray(start[i]!, start[i + 1]!);
+}
+
 export class CompletionIndex {
   readonly size: number;
-  private readonly items: CompletionItem[];
-  /** Folded searchable words of each candidate. */
-  private readonly wordsOf: string[][];
-  private readonly sortedWords: string[];
-  private readonly sortedIds: Uint32Array;
-  private readonly prefixTop = new Map<string, number[]>();
-  /** Distinct words, sorted; `vocabularyStart[v]` is where word `v`'s pairs begin in `sortedWords`. */
-  private readonly vocabulary: string[] = [];
-  private readonly vocabularyStart: Uint32Array;
-  /** Deletion key of a word head → vocabulary words having it (see {@link headKeys}). */
-  private readonly deletionKeys = new Map<string, number[]>();
+  private readonly k: number;
+  private readonly t: CompletionTables;
+  /** Words of candidates read so far (decoded from `t.words` once each). */
+  private readonly wordMemo: (string[] | undefined)[] = [];
 
-  constructor(
-    candidates: readonly CompletionCandidate[],
-    private readonly k = 20,
-  ) {
-    const sorted = [...candidates].sort(
-      (a, b) => b.weight - a.weight || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
-    );
-    this.size = sorted.length;
-    this.items = sorted.map((c) => ({ label: c.label, value: c.value }));
-    this.wordsOf = sorted.map((c) => {
-      const ws = new Set<string>();
-      for (const t of [c.label, ...(c.aliases ?? [])])
-        for (const w of foldText(t).split(' ')) if (w) ws.add(w);
-      for (const tag of c.tags ?? []) ws.add(tagWord(tag));
-      return [...ws];
-    });
-    const pairs: [string, number][] = [];
-    this.wordsOf.forEach((ws, id) => {
-      for (const w of ws) {
-        pairs.push([w, id]);
-        for (let n = 1; n <= Math.min(PREFIX_TABLE_MAX, w.length); n++) {
-          const p = w.slice(0, n);
-          let list = this.prefixTop.get(p);
-          if (!list) this.prefixTop.set(p, (list = []));
-          if (list.length < k && list[list.length - 1] !== id) list.push(id);
-        }
-      }
-    });
-    pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-    this.sortedWords = pairs.map((p) => p[0]);
-    this.sortedIds = Uint32Array.from(pairs, (p) => p[1]);
-    const starts: number[] = [];
-    this.sortedWords.forEach((w, i) => {
-      if (i > 0 && this.sortedWords[i - 1] === w) return;
-      starts.push(i);
-      this.vocabulary.push(w);
-    });
-    starts.push(this.sortedWords.length);
-    this.vocabularyStart = Uint32Array.from(starts);
-    this.vocabulary.forEach((w, v) => {
-      if (isTag(w)) return; // tags are matched whole only
-      const keys = new Set([...headKeys(w.slice(0, HEAD)), ...headKeys(w.slice(0, FUZZY_MIN))]);
-      for (const key of keys) {
-        let list = this.deletionKeys.get(key);
-        if (!list) this.deletionKeys.set(key, (list = []));
-        list.push(v);
-      }
-    });
+  constructor(candidates: readonly CompletionCandidate[], k = 20) {
+    this.t = buildTables(candidates, k);
+    this.size = this.t.size;
+    this.k = k;
+  }
+
+  /** The index over saved tables (wrapped, not copied). */
+  static fromTables(t: CompletionTables): CompletionIndex {
+    const index = Object.create(CompletionIndex.prototype) as {
+      -readonly [K in keyof CompletionIndex]: unknown;
+    };
+    Object.assign(index, { t, size: t.size, k: t.k, wordMemo: [] });
+    return index as unknown as CompletionIndex;
+  }
+
+  /** The tables to save. */
+  toTables(): CompletionTables {
+    return this.t;
+  }
+
+  private item(id: number): CompletionItem {
+    return { label: this.t.labels.at(id)!, value: this.t.values.at(id)! };
+  }
+
+  private firstItems(limit: number): CompletionItem[] {
+    const out: CompletionItem[] = [];
+    for (let id = 0; id < Math.min(limit, this.size); id++) out.push(this.item(id));
+    return out;
+  }
+
+  private wordsOf(id: number): string[] {
+    let ws = this.wordMemo[id];
+    if (ws === undefined) {
+      ws = [];
+      for (let i = this.t.wordStart[id]!; i < this.t.wordStart[id + 1]!; i++) ws.push(this.t.words.at(i)!);
+      this.wordMemo[id] = ws;
+    }
+    return ws;
   }
 
   /** Best `limit` ids (ascending) having a word that starts with `prefix`. */
   private byPrefix(prefix: string, limit: number): number[] {
-    if (prefix.length <= PREFIX_TABLE_MAX) return (this.prefixTop.get(prefix) ?? []).slice(0, limit);
+    if (prefix.length <= PREFIX_TABLE_MAX) {
+      const top = listOf(this.t.prefixes, this.t.prefixStart, this.t.prefixIds, prefix);
+      return top ? Array.from(top.subarray(0, limit)) : [];
+    }
     const ids = this.rangeIds(prefix);
     ids.sort((a, b) => a - b);
     return dedupeSorted(ids).slice(0, limit);
@@ -129,18 +232,19 @@ export class CompletionIndex {
 
   /** Every id (unsorted, capped) having a word that starts with `prefix`. */
   private rangeIds(prefix: string): number[] {
-    const lo = lowerBound(this.sortedWords, prefix);
+    const words = this.t.sortedWords;
+    const lo = lowerBound(words, prefix);
     const out: number[] = [];
-    for (let i = lo; i < this.sortedWords.length && out.length < RANGE_SCAN_CAP; i++) {
-      if (!this.sortedWords[i]!.startsWith(prefix)) break;
-      out.push(this.sortedIds[i]!);
+    for (let i = lo; i < words.length && out.length < RANGE_SCAN_CAP; i++) {
+      if (!words.at(i)!.startsWith(prefix)) break;
+      out.push(this.t.sortedIds[i]!);
     }
     return out;
   }
 
   /** Does candidate `id` have, for every query word, a word starting with it? */
   private matchesAll(id: number, qs: readonly string[]): boolean {
-    const ws = this.wordsOf[id]!;
+    const ws = this.wordsOf(id);
     return qs.every((q) => ws.some((w) => w.startsWith(q)));
   }
 
@@ -152,7 +256,7 @@ export class CompletionIndex {
    */
   search(query: string, limit = this.k): CompletionItem[] {
     const qs = queryWords(query);
-    if (qs.length === 0) return this.items.slice(0, limit);
+    if (qs.length === 0) return this.firstItems(limit);
     return this.searchReadings([[qs]], limit);
   }
 
@@ -181,7 +285,7 @@ export class CompletionIndex {
       const fuzzy = qss.filter((qs) => qs.some((q) => !isTag(q) && q.length >= FUZZY_MIN));
       if (out.length < limit) add(fuzzy.flatMap((qs) => this.fuzzy(qs)));
     }
-    return out.map((id) => this.items[id]!);
+    return out.map((id) => this.item(id));
   }
 
   /**
@@ -198,7 +302,7 @@ export class CompletionIndex {
       if (r[1] - r[0] <= range[1] - range[0]) [driver, range] = [i, r];
     });
     const ids: number[] = [];
-    for (let i = range[0]; i < range[1] && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.sortedIds[i]!);
+    for (let i = range[0]; i < range[1] && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.t.sortedIds[i]!);
     const rest = qs.filter((_, i) => i !== driver);
     const out: number[] = [];
     for (const id of dedupeSorted(ids.sort((a, b) => a - b))) {
@@ -224,12 +328,12 @@ export class CompletionIndex {
     });
     const ids: number[] = [];
     for (const [lo, hi] of accepted[driver]!) {
-      for (let i = lo; i < hi && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.sortedIds[i]!);
+      for (let i = lo; i < hi && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.t.sortedIds[i]!);
     }
     ids.sort((a, b) => a - b);
     const out: number[] = [];
     for (const id of dedupeSorted(ids)) {
-      const ws = this.wordsOf[id]!;
+      const ws = this.wordsOf(id);
       if (qs.every((q, i) => i === driver || ws.some((w) => wordAccepts(q, w)))) out.push(id);
     }
     return out;
@@ -245,12 +349,12 @@ export class CompletionIndex {
     if (q.length < FUZZY_MIN || isTag(q)) return ranges;
     const seen = new Set<number>();
     for (const key of headKeys(q.slice(0, HEAD))) {
-      const list = this.deletionKeys.get(key);
+      const list = listOf(this.t.deletionKeys, this.t.deletionStart, this.t.deletionWords, key);
       if (!list) continue;
       for (const v of list) {
         if (seen.has(v)) continue;
         seen.add(v);
-        const w = this.vocabulary[v]!;
+        const w = this.t.vocabulary.at(v)!;
         if (!w.startsWith(q) && prefixWithinOneEdit(q, w)) ranges.push(this.wordRange(v));
       }
     }
@@ -259,11 +363,12 @@ export class CompletionIndex {
 
   /** Range of `sortedWords` starting with `prefix` (two binary searches). */
   private prefixRange(prefix: string): [number, number] {
-    return [lowerBound(this.sortedWords, prefix), lowerBound(this.sortedWords, `${prefix}\uffff`)];
+    const words = this.t.sortedWords;
+    return [lowerBound(words, prefix), lowerBound(words, `${prefix}\uffff`)];
   }
 
   private wordRange(v: number): [number, number] {
-    return [this.vocabularyStart[v]!, this.vocabularyStart[v + 1]!];
+    return [this.t.vocabularyStart[v]!, this.t.vocabularyStart[v + 1]!];
   }
 
   /**
@@ -273,17 +378,17 @@ export class CompletionIndex {
    */
   similar(query: string, limit = this.k, extra: readonly string[] = []): CompletionItem[] {
     const qs = queryWords(query);
-    if (qs.length === 0) return this.items.slice(0, limit);
+    if (qs.length === 0) return this.firstItems(limit);
     const extraWords = extra.slice(0, MAX_QUERY_WORDS).map(queryWords);
     const scored: { id: number; score: number }[] = [];
     for (let id = 0; id < this.size; id++) {
-      const ws = this.wordsOf[id]!;
+      const ws = this.wordsOf(id);
       let score = wordScore(qs, ws);
       for (const e of extraWords) score = Math.max(score, wordScore(e, ws));
       if (score >= 0.6) scored.push({ id, score });
     }
     scored.sort((a, b) => b.score - a.score || a.id - b.id);
-    return scored.slice(0, limit).map((s) => this.items[s.id]!);
+    return scored.slice(0, limit).map((s) => this.item(s.id));
   }
 }
 
@@ -320,12 +425,12 @@ export function queryWords(query: string): string[] {
     .map((w) => w.slice(0, MAX_WORD_CHARS));
 }
 
-function lowerBound(sorted: readonly string[], key: string): number {
+function lowerBound(sorted: StringColumn, key: string): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < key) lo = mid + 1;
+    if (sorted.at(mid)! < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -369,3 +474,23 @@ export function prefixWithinOneEdit(q: string, w: string): boolean {
   if (rest(q, i + 1, w, i)) return true; // q has an extra character
   return q[i] === w[i + 1] && rest(q, i, w, i + 1); // q misses w[i]
 }
+
+registerCodec({
+  name: 'CompletionIndex',
+  type: CompletionIndex,
+  toTree: (index) => index.toTables(),
+  fromTree: (tree) => {
+    const t = tree as CompletionTables;
+    if (
+      typeof t.size !== 'number' ||
+      !(t.labels instanceof StringList) ||
+      t.labels.length !== t.size ||
+      !(t.wordStart instanceof Uint32Array) ||
+      t.wordStart.length !== t.size + 1 ||
+      !(t.prefixes instanceof Ids) ||
+      !(t.deletionKeys instanceof Ids)
+    )
+      throw new Error('CompletionIndex: saved tables of another shape');
+    return CompletionIndex.fromTables(t);
+  },
+});

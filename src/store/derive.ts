@@ -107,15 +107,6 @@ export function businessColumns(b: BusinessRecord, asOfYear: number): BusinessCo
   };
 }
 
-/** Exact match keys of a business: registrable domain, full host when it differs, profile slug. */
-export function businessKeys(c: BusinessColumns): [kind: string, key: string][] {
-  const keys: [string, string][] = [];
-  if (c.domain) keys.push(['domain', c.domain]);
-  if (c.host && c.host !== c.domain) keys.push(['host', c.host]);
-  if (c.linkedin_slug) keys.push(['linkedin', c.linkedin_slug]);
-  return keys;
-}
-
 /** The `company_website` a prospect shows: the business's website, else `https://` + its domain. */
 export function companyWebsite(b: Pick<BusinessRecord, 'website' | 'domain'>): string | null {
   return b.website ?? (b.domain ? `https://${b.domain}` : null);

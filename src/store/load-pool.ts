@@ -3,6 +3,7 @@
  * validated, encoded) on worker threads, consumed in order on this thread.
  */
 import { createReadStream, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../errors.js';
@@ -125,11 +126,11 @@ export class LoadPool {
       w.postMessage({ type: 'stream', ...setup } satisfies WorkerMessage);
     }
     let seq = 0;
-    let firstLine = 1;
     let consumed = 0;
-    const dispatch = (piece: Buffer) => {
-      const bytes = new Uint8Array(piece.length);
-      bytes.set(piece);
+    // Line numbers: each worker numbers the lines of its batch from 1 and counts its line ends; the
+    // batches are consumed in order, so the lines before a batch are the sum of its predecessors' counts.
+    let linesBefore = 0;
+    const dispatch = (bytes: Uint8Array) => {
       const s = seq++;
       results.push(
         new Promise<PreparedBatch>((resolve, reject) => {
@@ -138,48 +139,80 @@ export class LoadPool {
         }),
       );
       this.workers[s % this.workers.length]!.postMessage(
-        { type: 'batch', seq: s, firstLine, bytes } satisfies WorkerMessage,
-        [bytes.buffer],
+        { type: 'batch', seq: s, firstLine: 1, bytes } satisfies WorkerMessage,
+        [bytes.buffer as ArrayBuffer],
       );
-      for (let i = piece.indexOf(10); i !== -1; i = piece.indexOf(10, i + 1)) firstLine++;
     };
     const drain = async (keep: number) => {
       while (seq - consumed > keep) {
         const batch = await results[consumed]!;
         delete results[consumed];
         consumed++;
+        if (linesBefore > 0)
+          for (let i = 0; i < batch.lines.length; i++) batch.lines[i] = batch.lines[i]! + linesBefore;
+        linesBefore += batch.newlines;
         consume(batch);
       }
     };
     try {
-      const raw = createReadStream(file.path, { highWaterMark: 1 << 20 });
-      raw.on('data', (chunk) => onChunk(chunk as Buffer));
-      const input = file.format === 'jsonl.gz' ? raw.pipe(createGunzip({ chunkSize: 1 << 18 })) : raw;
-      let parts: Buffer[] = [];
+      // Whole lines go to a worker in a buffer of their own (transferred, not copied again): the bytes
+      // after the last line end start the next buffer.
+      let buf = new Uint8Array(BATCH_BYTES * 2);
       let size = 0;
+      const cutAndSend = async (final: boolean) => {
+        const cut = final ? size : buf.lastIndexOf(10, size - 1) + 1;
+        if (cut <= 0) return;
+        const rest = size - cut;
+        const next = new Uint8Array(Math.max(BATCH_BYTES * 2, rest * 2));
+        next.set(buf.subarray(cut, size));
+        dispatch(buf.subarray(0, cut));
+        buf = next;
+        size = rest;
+        await drain(final ? 0 : IN_FLIGHT * this.workers.length);
+      };
+      const append = async (chunk: Uint8Array) => {
+        if (size + chunk.length > buf.length) {
+          const grown = new Uint8Array((size + chunk.length) * 2);
+          grown.set(buf.subarray(0, size));
+          buf = grown;
+        }
+        buf.set(chunk, size);
+        size += chunk.length;
+        if (size >= BATCH_BYTES) await cutAndSend(false);
+      };
       try {
-        for await (const chunk of input as AsyncIterable<Buffer>) {
-          parts.push(chunk);
-          size += chunk.length;
-          if (size < BATCH_BYTES) continue;
-          const buf = Buffer.concat(parts, size);
-          const cut = buf.lastIndexOf(10);
-          if (cut === -1) {
-            parts = [buf];
-            continue;
+        if (file.format === 'jsonl') {
+          // Read straight into the batch buffer: no stream chunks to copy.
+          const handle = await open(file.path, 'r');
+          try {
+            for (;;) {
+              if (buf.length - size < BATCH_BYTES) {
+                const grown = new Uint8Array(size + BATCH_BYTES * 2);
+                grown.set(buf.subarray(0, size));
+                buf = grown;
+              }
+              const { bytesRead } = await handle.read(buf, size, buf.length - size, null);
+              if (bytesRead === 0) break;
+              onChunk(Buffer.from(buf.buffer, buf.byteOffset + size, bytesRead));
+              size += bytesRead;
+              if (size >= BATCH_BYTES) await cutAndSend(false);
+            }
+          } finally {
+            await handle.close();
           }
-          dispatch(buf.subarray(0, cut + 1));
-          const rest = buf.subarray(cut + 1);
-          parts = rest.length ? [rest] : [];
-          size = rest.length;
-          await drain(IN_FLIGHT * this.workers.length);
+        } else {
+          const raw = createReadStream(file.path, { highWaterMark: 1 << 20 });
+          raw.on('data', (chunk) => onChunk(chunk as Buffer));
+          const input = raw.pipe(createGunzip({ chunkSize: 1 << 18 }));
+          for await (const chunk of input as AsyncIterable<Buffer>) await append(chunk);
         }
       } catch (e) {
+        if (e instanceof EngineError) throw e;
         throw new EngineError('SNAPSHOT_INVALID', `${file.path}: cannot be read (${(e as Error).message})`, {
           cause: e,
         });
       }
-      if (size > 0) dispatch(Buffer.concat(parts, size));
+      if (size > 0) await cutAndSend(true);
       await drain(0);
     } finally {
       for (const w of this.workers) {

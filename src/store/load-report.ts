@@ -44,8 +44,7 @@ export interface LoadOptions {
   /**
    * Worker threads that parse, validate and encode rows while this thread inserts them (JSON Lines
    * streams of at least 1 MiB; MessagePack streams and small files stay on this thread). 0 turns them
-   * off, the default: on the 2 shared development cores (100k prospects, load average 3-10) one worker
-   * was 11% faster in one run and 27% slower in the next, and always slower at 20k (worker start-up).
+   * off. Default: the cores available (`os.availableParallelism()`); see `bench/load.bench.ts`.
    */
   threads?: number;
 }

@@ -3,13 +3,15 @@
  * this thread or the worker pool), bad and duplicate lines reported, the rest inserted, the indexes
  * rebuilt. The caller holds the transaction.
  */
-import type { createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { EngineError } from '../errors.js';
 import type { StreamFile, StreamName } from '../snapshot/files.js';
 import { readBatches } from '../snapshot/read.js';
 import { companyRows } from './load-companies.js';
 import { inserter } from './load-insert.js';
+import { hashFileOffThread } from './load-hash.js';
+import { addKeys, type ProspectKeys } from './load-keys.js';
 import { threadable, type LoadPool } from './load-pool.js';
 import { preparer, type Prepared, type StreamSetup } from './load-worker.js';
 import type { Db } from './open.js';
@@ -21,13 +23,19 @@ import { clearStreamSql } from './sql/load.js';
 export interface StreamContext {
   asOfYear: number;
   report: (issue: LoadIssue) => void;
-  hash: ReturnType<typeof createHash>;
   onProgress: LoadOptions['onProgress'];
   /** Started on the first stream large enough to use it; `undefined` when threads are off. */
   pool: () => Promise<LoadPool | undefined>;
+  /** Prospects only: where the rows' exact match keys go (see `load-keys.ts`). */
+  keys?: ProspectKeys;
 }
 
-export async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): Promise<StreamReport> {
+/** Loads one stream; resolves with its report and the SHA-256 (hex) of its file's bytes. */
+export async function loadStream(
+  db: Db,
+  file: StreamFile,
+  ctx: StreamContext,
+): Promise<{ result: StreamReport; digest: string }> {
   const result: StreamReport = {
     stream: file.stream,
     file: file.path,
@@ -38,9 +46,12 @@ export async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): 
   };
   const bytesTotal = statSync(file.path).size;
   let bytesRead = 0;
+  // With workers, the file is hashed on a thread of its own; otherwise here, as it is read.
+  const hash = createHash('sha256');
+  let hashing = true;
   const onChunk = (chunk: Buffer) => {
     bytesRead += chunk.length;
-    ctx.hash.update(chunk);
+    if (hashing) hash.update(chunk);
   };
   const progress = () => ctx.onProgress?.({ stream: file.stream, rows: result.read, bytesRead, bytesTotal });
 
@@ -70,12 +81,17 @@ export async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): 
       return;
     }
     seen.set(id, line);
-    insert.add(item.values, item.keys);
+    const rowid = insert.add(item.values);
+    if (ctx.keys) addKeys(ctx.keys, item.keys, rowid);
     result.loaded++;
   };
 
   const pool = threadable(file) ? await ctx.pool() : undefined;
+  let digest: Promise<string> | undefined;
   if (pool) {
+    hashing = false;
+    digest = hashFileOffThread(file.path);
+    digest.catch(() => undefined); // awaited below; a read failure is reported by the load itself
     await pool.run(file, setup, onChunk, (batch) => {
       for (let i = 0; i < batch.items.length; i++) take(batch.lines[i]!, batch.items[i]!);
       progress();
@@ -90,7 +106,7 @@ export async function loadStream(db: Db, file: StreamFile, ctx: StreamContext): 
   }
   insert.flush();
   for (const t of tables) db.exec(createIndexes(t));
-  return result;
+  return { result, digest: digest ? await digest : hash.digest('hex') };
 }
 
 /** A file that cannot be read or decompressed refuses the load, naming the file. */
@@ -106,8 +122,8 @@ async function* unreadable<T>(path: string, batches: AsyncGenerator<T>): AsyncGe
 
 /** The tables whose secondary indexes a stream's bulk load drops and rebuilds (events keep theirs). */
 const TABLES_OF: Record<StreamName, (keyof typeof TABLE_INDEXES)[]> = {
-  businesses: ['businesses', 'match_keys'],
-  prospects: ['prospects', 'match_keys'],
+  businesses: ['businesses'],
+  prospects: ['prospects'],
   events: [],
 };
 

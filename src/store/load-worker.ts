@@ -10,7 +10,6 @@ import type { StreamName } from '../snapshot/files.js';
 import { docCodec, packRest } from './codec.js';
 import {
   businessColumns,
-  businessKeys,
   companyWebsite,
   NO_COMPANY,
   prospectColumns,
@@ -56,8 +55,8 @@ export interface StreamSetup {
 }
 
 /**
- * A prepared line: the INSERT's positional values (the entity id first) and the match keys as
- * `[kind, key, kind, key, …]`; or the reason it was refused.
+ * A prepared line: the INSERT's positional values (the entity id first) and, for prospects, the exact
+ * match keys as `[kind, key, kind, key, …]` (see `load-keys.ts`); or the reason it was refused.
  */
 export type Prepared = { values: unknown[]; keys: string[] } | string;
 
@@ -92,10 +91,8 @@ function builder(setup: StreamSetup): (record: unknown) => Prepared {
       const b = r as BusinessRecord;
       const c = businessColumns(b, setup.asOfYear);
       const wire = businessRecord(b, []);
-      const keys: string[] = [];
-      for (const [kind, k] of businessKeys(c)) keys.push(kind, k);
       return {
-        keys,
+        keys: [],
         values: [
           c.business_id,
           c.name,
@@ -202,6 +199,8 @@ export interface LineBatch {
 /** What a worker returns per batch: per non-blank line, its number and its prepared row or reason. */
 export interface PreparedBatch {
   seq: number;
+  /** Line ends (`\n`) in the batch: where the next batch's line numbers start. */
+  newlines: number;
   lines: number[];
   items: Prepared[];
   /**
@@ -266,9 +265,11 @@ export function prepareLines(
   const items: Prepared[] = [];
   let line = batch.firstLine - 1;
   let start = 0;
+  let newlines = 0;
   while (start < buf.length) {
     let end = buf.indexOf(10, start);
     if (end === -1) end = buf.length;
+    else newlines++;
     line++;
     let s = start;
     let e = end;
@@ -289,7 +290,7 @@ export function prepareLines(
     lines.push(line);
     items.push(prepare(value, buf.subarray(s, e)));
   }
-  return { seq: batch.seq, lines, items };
+  return { seq: batch.seq, newlines, lines, items };
 }
 
 const isBlank = (b: number) => b === 32 || b === 9 || b === 13 || b === 10;

@@ -9,6 +9,7 @@
  * prospects), `load-pool.ts` and `load-worker.ts` (threaded preparation).
  */
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { EngineError } from '../errors.js';
 import {
   resolveSnapshot,
@@ -19,6 +20,7 @@ import {
 } from '../snapshot/files.js';
 import { refreshProspectCompanies } from './load-companies.js';
 import { leaveWal, restoreWal } from './load-journal.js';
+import { emptyKeys, handOffProspectKeys } from './load-keys.js';
 import { LoadPool, threadable } from './load-pool.js';
 import { loadStream } from './load-stream.js';
 import type { LoadIssue, LoadOptions, LoadReport, StreamReport } from './load-report.js';
@@ -48,23 +50,23 @@ export async function loadSnapshot(
   const streams: StreamReport[] = [];
   const strict = options.strict ?? false;
 
-  const threads = options.threads ?? 0;
+  const threads = options.threads ?? availableParallelism();
   let poolStart: Promise<LoadPool | undefined> | undefined;
   const pool = () => (poolStart ??= threads > 0 ? LoadPool.start(threads) : Promise.resolve(undefined));
   // Workers boot (load their modules) while this thread clears the first stream's rows and indexes.
   if (files.some(threadable)) void pool();
 
   const hashes = new Map<StreamName, string>();
+  const keys = emptyKeys();
   const run = async (file: StreamFile) => {
-    const hash = createHash('sha256');
-    const result = await loadStream(db, file, {
+    const { result, digest } = await loadStream(db, file, {
       asOfYear,
       report,
-      hash,
       onProgress: options.onProgress,
       pool,
+      keys: file.stream === 'prospects' ? keys : undefined,
     });
-    hashes.set(file.stream, hash.digest('hex'));
+    hashes.set(file.stream, digest);
     streams.push(result);
   };
 
@@ -114,6 +116,8 @@ export async function loadSnapshot(
     setMeta(db, 'as_of', asOf);
     setMeta(db, 'data_version', String(Number(getMeta(db, 'data_version') ?? '0') + 1));
     db.exec('COMMIT');
+    const prospects = hashes.get('prospects');
+    if (prospects !== undefined) handOffProspectKeys(db, prospects, keys);
     return { snapshotId, asOf, streams, issues, issueCount, elapsedMs: performance.now() - started };
   } catch (e) {
     rollback();

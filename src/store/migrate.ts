@@ -4,9 +4,10 @@
  * `wire` one value shorter, no `other_names` column; a snapshot's `other_names` kept, unvalidated, as an
  * unknown key of `rest`). `openDatabase` refuses both (`layoutError`, with the fix), and `migrateFile`
  * (`prospectdb migrate`) rewrites one into the current layout from its `doc`, or from its `wire` and
- * `rest`: the same records as a reload of the snapshot would store, without the snapshot. Rowids,
- * events and match keys are kept (the data version does not change); saved indexes are rebuilt, their
- * format having changed with schema 6.
+ * `rest`: the same records as a reload of the snapshot would store, without the snapshot. Rowids and
+ * events are kept (the data version does not change); saved indexes are rebuilt, their format having
+ * changed with schema 6, and the old `match_keys` table is dropped (the saved match index holds those
+ * keys).
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -228,6 +229,8 @@ function rewrite(db: Db): { businesses: number; prospects: number } {
       prospects++;
     }
     for (const t of ENTITY_TABLES) db.exec(`ALTER TABLE ${t} DROP COLUMN doc`);
+    // Exact match keys live in the saved match index now (rebuilt from the records when stale).
+    db.exec('DROP TABLE IF EXISTS match_keys');
   })();
   return { businesses, prospects };
 }

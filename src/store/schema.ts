@@ -90,14 +90,6 @@ CREATE TABLE IF NOT EXISTS prospects (
   rest BLOB NOT NULL -- last: see businesses.rest
 ) STRICT;
 
--- Exact match keys (e-mail, phone, profile slug, domain …) → entity rowid; kind names the key.
-CREATE TABLE IF NOT EXISTS match_keys (
-  entity TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  key TEXT NOT NULL,
-  row INTEGER NOT NULL
-) STRICT;
-
 CREATE TABLE IF NOT EXISTS events (
   rowid INTEGER PRIMARY KEY,
   event_id TEXT NOT NULL UNIQUE,
@@ -116,7 +108,7 @@ CREATE INDEX IF NOT EXISTS events_entity ON events (entity_id, event_time);
  * after it (cheaper than maintaining them during inserts). A stream only rebuilds its own tables'
  * indexes: loading events no longer rebuilds the prospect and business indexes.
  */
-export const TABLE_INDEXES: Readonly<Record<'businesses' | 'prospects' | 'match_keys', readonly string[]>> = {
+export const TABLE_INDEXES: Readonly<Record<'businesses' | 'prospects', readonly string[]>> = {
   businesses: [
     'businesses_name_key ON businesses (name_key)',
     'businesses_domain ON businesses (domain)',
@@ -127,7 +119,6 @@ export const TABLE_INDEXES: Readonly<Record<'businesses' | 'prospects' | 'match_
     'prospects_name_key ON prospects (name_key)',
     'prospects_country ON prospects (country_code, region_country_code)',
   ],
-  match_keys: ['match_keys_lookup ON match_keys (entity, kind, key)'],
 };
 
 const indexName = (def: string) => def.slice(0, def.indexOf(' '));
@@ -136,11 +127,7 @@ export const createIndexes = (table: keyof typeof TABLE_INDEXES) =>
 export const dropIndexes = (table: keyof typeof TABLE_INDEXES) =>
   TABLE_INDEXES[table].map((d) => `DROP INDEX IF EXISTS ${indexName(d)};`).join('\n');
 
-export const ENTITY_INDEXES = [
-  createIndexes('businesses'),
-  createIndexes('prospects'),
-  createIndexes('match_keys'),
-].join('\n');
+export const ENTITY_INDEXES = [createIndexes('businesses'), createIndexes('prospects')].join('\n');
 
 /** The snapshot's DDL, run in order on open (idempotent). */
 export const SCHEMA: readonly string[] = [ENTITIES, ENTITY_INDEXES];

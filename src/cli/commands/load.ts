@@ -5,12 +5,13 @@ import { buildIndexes } from '../../core/warm.js';
 import { progress } from '../progress.js';
 import { settleSnapshotFile } from '../../store/open.js';
 
-const HELP = `usage: prospectdb load --db FILE [--strict] [--json] SNAPSHOT_DIR
+const HELP = `usage: prospectdb load --db FILE [--strict] [--json] [--threads N] SNAPSHOT_DIR
 
 Loads the snapshot folder (manifest.json, businesses|prospects|events as .jsonl, .jsonl.gz or .msgpack)
 into FILE, replacing the streams it holds. Bad lines are reported and skipped; --strict refuses the
 whole snapshot instead and leaves FILE unchanged. Then builds every index (search and match) and saves
-them in FILE, so every later process answers its first query at once.`;
+them in FILE, so every later process answers its first query at once. --threads: worker threads that
+parse, validate and encode lines beside the thread that writes (default: the cores available; 0: none).`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -20,9 +21,15 @@ export async function run(argv: string[]): Promise<number> {
       db: { type: 'string' },
       strict: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      threads: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0)) {
+    console.error(`prospectdb load: --threads must be a whole number ≥ 0, not ${values.threads}`);
+    return 2;
+  }
   if (values.help || !values.db || positionals.length !== 1) {
     console.error(HELP);
     return values.help ? 0 : 2;
@@ -32,6 +39,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const report = await engine.load(positionals[0]!, {
       strict: values.strict,
+      threads,
       onProgress: (p) => bar.update(p.stream, p.rows, p.bytesRead, p.bytesTotal),
     });
     bar.finish();

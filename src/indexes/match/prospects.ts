@@ -1,6 +1,7 @@
 /**
  * In-memory match index over the prospects table, built once per data version: exact keys (e-mail,
- * phone, profile slug from `match_keys`) → dense positions, each prospect's employer position, the
+ * phone, profile slug: handed over by the load of this process, else derived from the stored records,
+ * see `store/load-keys.ts`) → dense positions, each prospect's employer position, the
  * prospects of each business (CSR arrays), the name words the name scorer reads, and a name-word index
  * per company (word → the company's prospects with that word, plus one-deletion neighbours of each word
  * for typos) so a name is looked up among a 100,000-person company without reading every employee.
@@ -14,6 +15,8 @@ import { Ids, NearTable } from '../format/tables.js';
 import { savedIndex, type SavedForm } from '../persist.js';
 import { businessMatchIndex } from './businesses.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
+import { KEY_KINDS, prospectKeysOfRecords, takeProspectKeys } from '../../store/load-keys.js';
+import { getMeta } from '../../store/open.js';
 
 /** Words shorter than this are not given typo neighbours (their neighbours are most of the alphabet). */
 export const MIN_FUZZY_WORD = 4;
@@ -131,13 +134,11 @@ function build(engine: Context): ProspectMatchIndex {
   const byEmail = new KeyIndexBuilder(ids.length);
   const byPhone = new KeyIndexBuilder(ids.length);
   const byLinkedin = new KeyIndexBuilder(ids.length);
-  const target: Record<string, KeyIndexBuilder> = { email: byEmail, phone: byPhone, linkedin: byLinkedin };
-  const keys = db.prepare(SCAN_SQL.prospectMatchKeys).raw().iterate() as IterableIterator<
-    [string, string, number]
-  >;
-  for (const [kind, key, row] of keys) {
-    const pos = positionOfRowid[row] ?? -1;
-    if (pos >= 0) target[kind]?.add(key, pos);
+  const target = KEY_KINDS.map((k) => ({ email: byEmail, phone: byPhone, linkedin: byLinkedin })[k]);
+  const keys = takeProspectKeys(db, getMeta(db, 'hash_prospects')) ?? prospectKeysOfRecords(db);
+  for (let i = 0; i < keys.keys.length; i++) {
+    const pos = positionOfRowid[keys.rows[i] as number] ?? -1;
+    if (pos >= 0) target[keys.kinds[i] as number]?.add(keys.keys[i] as string, pos);
   }
   // Prospect ids are the table's primary key and words are numbered as first seen: position = id.
   const byId = Ids.of(ids);

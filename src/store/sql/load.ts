@@ -1,5 +1,5 @@
 /**
- * The load's statements (`store/load*.ts`): multi-row inserts per stream and of match keys, clearing a
+ * The load's statements (`store/load*.ts`): multi-row inserts per stream, clearing a
  * stream, and the company columns prospects inherit from their employer. Prepared by the load once per
  * stream (a load runs once per data version, so there is nothing to keep between runs).
  */
@@ -20,6 +20,8 @@ export const LOAD_SQL = {
     company_is_public = @company_is_public, company_has_website = @company_has_website WHERE rowid = @rowid`,
   updateProspectWire: 'UPDATE prospects SET wire = ? WHERE rowid = ?',
   prospectDocs: 'SELECT rowid, business_id, wire, rest FROM prospects',
+  /** `load-keys.ts`: what a prospect's exact match keys are derived from. */
+  prospectKeySources: 'SELECT rowid, linkedin_slug, wire, rest FROM prospects ORDER BY rowid',
 } as const;
 
 /** `rows` rows of `columns` into `stream` in one statement. */
@@ -28,18 +30,13 @@ export function insertRowsSql(stream: string, columns: readonly string[], rows: 
   return `INSERT INTO ${stream} (${columns.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
 }
 
-/** `keys` match keys in one statement. */
-export function insertKeysSql(keys: number): string {
-  return `INSERT INTO match_keys (entity, kind, key, row) VALUES ${Array(keys).fill('(?, ?, ?, ?)').join(', ')}`;
-}
-
-/** Empties a stream's table (and its match keys) before the stream is loaded again. */
+/**
+ * Empties a stream's table before the stream is loaded again. Files loaded by older versions also hold
+ * a `match_keys` table (exact keys → rows), now kept in the saved match indexes only: dropped.
+ */
 export function clearStreamSql(stream: 'businesses' | 'prospects' | 'events'): string {
-  if (stream === 'businesses')
-    return `DELETE FROM businesses; DELETE FROM match_keys WHERE entity = 'business';`;
-  if (stream === 'prospects')
-    return `DELETE FROM prospects; DELETE FROM match_keys WHERE entity = 'prospect';`;
-  return 'DELETE FROM events';
+  if (stream === 'events') return 'DELETE FROM events';
+  return `DELETE FROM ${stream}; DROP TABLE IF EXISTS match_keys;`;
 }
 
 /**

@@ -26,8 +26,6 @@ export const SCAN_SQL = {
   /** `indexes/match/prospects.ts`: names and employers of every prospect, in rowid order. */
   matchProspects:
     'SELECT rowid, prospect_id, business_rowid, name_key, full_name FROM prospects ORDER BY rowid',
-  /** `indexes/match/prospects.ts`: the prospects' e-mail, phone and profile keys (written by the load). */
-  prospectMatchKeys: `SELECT kind, key, row FROM match_keys WHERE entity = 'prospect'`,
 } as const;
 
 /**
