@@ -2,8 +2,7 @@
  * Saved match indexes: a later (readonly) process opens them from the file instead of building, they
  * answer exactly like freshly built ones, and a damaged or stale saved index is rebuilt, never used.
  */
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,6 +15,7 @@ import { PROSPECT_MATCH_FORM, type ProspectMatchIndex } from '../src/indexes/mat
 import { TOKEN_INDEX_FORM, type TokenIndex } from '../src/indexes/match/token-index.js';
 import { savedIndex, type SavedForm } from '../src/indexes/persist.js';
 import { DEMO_DIR, DEMO_NOW, demoEngine } from './support/demo.js';
+import { tempDir } from './support/temp.js';
 
 let path: string;
 let fresh: Engine;
@@ -29,7 +29,7 @@ let names: string[];
 let people: [string, string][];
 
 beforeAll(async () => {
-  path = join(mkdtempSync(join(tmpdir(), 'pdb-format-')), 'demo.db');
+  path = join(tempDir('pdb-format-'), 'demo.db');
   const writer = openEngine({ path, clock: () => DEMO_NOW });
   await writer.load(DEMO_DIR, { strict: true });
   buildIndexes(writer);
@@ -125,7 +125,7 @@ describe('saved match indexes', () => {
       (b) => Buffer.from(b.toString('latin1').replace('"Ids"', '"Idz"'), 'latin1'), // an unknown class
     ];
     for (const damage of damages) {
-      const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-bad-')), 'bad.db');
+      const file = join(tempDir('pdb-format-bad-'), 'bad.db');
       copyFileSync(path, file);
       const w = open(file, false);
       const blob = w.db
@@ -152,7 +152,7 @@ describe('saved match indexes', () => {
   });
 
   it('take a field read on first use from a rebuild when its saved bytes are damaged', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-lazy-')), 'lazy.db');
+    const file = join(tempDir('pdb-format-lazy-'), 'lazy.db');
     copyFileSync(path, file);
     const w = open(file, false);
     w.db.prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'match.prospects/names'`).run();
@@ -177,7 +177,7 @@ describe('saved match indexes', () => {
   });
 
   it('are rebuilt when their stamp is stale (another data version)', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-stale-')), 'stale.db');
+    const file = join(tempDir('pdb-format-stale-'), 'stale.db');
     copyFileSync(path, file);
     const w = open(file, false);
     w.db.exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'`);

@@ -1,5 +1,5 @@
 /**
- * The live service's documented example requests (`/work/shared/spec/api-reference.md`), replayed
+ * The live service's documented example requests (the API reference in `shared/spec`), replayed
  * through `handle` on the demo engine. The examples are read from the document itself: inline JSON code
  * spans in request contexts (filter tables' `ex` cells, "example body" lines, enrichment parameter
  * rows) and autocomplete query strings, so the test follows the document as it changes. Each must answer
@@ -8,15 +8,16 @@
  * Placeholders of the document are read as it means them: `{...}` is an object left out (`{}`), `[...]`
  * a list left out (`[]`), and an id cut short with "..." (`"a5fbfab4..."`) is an id of the demo data.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/account/accounts.js';
 import type { Engine } from '../src/engine.js';
 import { handle } from '../src/facade/handle.js';
 import type { FacadeRequest } from '../src/facade/types.js';
 import { demoEngine } from './support/demo.js';
+import { sharedFile } from './support/shared-data.js';
 
-const DOC = '/work/shared/spec/api-reference.md';
+const DOC = sharedFile('spec', 'api-reference.md', 'the live documentation examples');
 
 interface Example {
   /** Where in the document: section heading and a short label. */
@@ -213,7 +214,7 @@ function proseExamples(): Example[] {
   ];
 }
 
-const available = existsSync(DOC);
+const available = DOC !== null;
 
 beforeAll(async () => {
   engine = await demoEngine({ rateLimit: false } as never);
@@ -224,7 +225,7 @@ beforeAll(async () => {
 
 describe.skipIf(!available)('the live documentation examples', () => {
   it("finds the document's examples (filters of both tables, bodies, autocomplete, parameters)", () => {
-    const examples = extractExamples(readFileSync(DOC, 'utf8'));
+    const examples = extractExamples(readFileSync(DOC as string, 'utf8'));
     const where = examples.map((e) => e.where).join('\n');
     expect(examples.length).toBeGreaterThanOrEqual(60);
     for (const needle of [
@@ -244,7 +245,7 @@ describe.skipIf(!available)('the live documentation examples', () => {
   });
 
   it('answers every documented example 2xx, or its documented error', async () => {
-    const examples = [...extractExamples(readFileSync(DOC, 'utf8')), ...proseExamples()];
+    const examples = [...extractExamples(readFileSync(DOC as string, 'utf8')), ...proseExamples()];
     const failures: string[] = [];
     for (const ex of examples) {
       const headers = ex.request.headers
