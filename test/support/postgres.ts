@@ -14,10 +14,19 @@
  * {@link PostgresUnavailable} error that says what happened and what to do.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 
 export interface PostgresServer {
@@ -113,20 +122,38 @@ function serverEnv(): NodeJS.ProcessEnv {
   return { ...process.env, LC_ALL: 'C', LANG: 'C', LC_MESSAGES: 'C' };
 }
 
+/** Whether every user may enter `dir`: it and every folder above it have the x bit for others. */
+function traversable(dir: string): boolean {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      if ((statSync(d).mode & 0o001) === 0) return false;
+    } catch {
+      return false;
+    }
+    if (dirname(d) === d) return true;
+  }
+}
+
+/** Where the server's folder goes: the temp folder, or as root the first one the server's user may enter. */
+function serverParent(asRoot: boolean): string {
+  if (!asRoot) return tmpdir();
+  return [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'].find(traversable) ?? tmpdir();
+}
+
 /**
  * Starts a server in a temp dir on a free loopback port. Throws {@link PostgresUnavailable} (the
  * server's own output included) when it cannot; leaves nothing behind then.
  */
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = await binaries();
-  const base = mkdtempSync(join(tmpdir(), 'prospectdb-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const base = mkdtempSync(join(serverParent(asRoot), 'prospectdb-pg-'));
   let server: ChildProcess | undefined;
   const cleanUp = () => {
     server?.kill('SIGKILL');
     rmSync(base, { recursive: true, force: true });
   };
   try {
-    const asRoot = process.getuid?.() === 0;
     const owner: { uid?: number; gid?: number } = asRoot ? postgresUser() : {};
     let { initdb, postgres } = bin;
     if (asRoot) {
