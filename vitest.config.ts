@@ -5,8 +5,10 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Three projects (`npx vitest run --project <name>`):
- * - `unit`: in-process unit and property tests, no server and no child process: `npm run test:quick`;
- * - `integration`: tests that start servers, CLIs or child processes, or build the package;
+ * - `unit`: in-process unit and property tests, no server and no child process: `npm run test:quick`
+ *   (which also sends 1,000 fuzz requests instead of 10,000);
+ * - `integration`: tests that start servers, CLIs or child processes, build the package, or run whole
+ *   pipelines over generated, demo or real data;
  * - `postgres`: the suites that also run against PostgreSQL: the only project that starts a server
  *   (one for its files, `test/support/global-postgres.ts`).
  * Every test file writes its temp files into a folder of its own (`TMPDIR`), which must be empty when
@@ -26,6 +28,7 @@ const POSTGRES = [
   'test/webhooks.test.ts',
 ];
 const INTEGRATION = [
+  // servers, CLIs, child processes, the built package
   'test/bench-cli.test.ts',
   'test/cluster.test.ts',
   'test/mcp.stdio.test.ts',
@@ -36,6 +39,19 @@ const INTEGRATION = [
   'test/server.responsive.test.ts',
   'test/ssrf.test.ts',
   'test/swap.test.ts',
+  // whole pipelines over generated, demo or real data, files written and read back (the slowest files)
+  'test/company-cap.test.ts',
+  'test/evaluate.test.ts',
+  'test/export.parquet.test.ts',
+  'test/export.test.ts',
+  'test/generate.test.ts',
+  'test/index-format.saved.test.ts',
+  'test/live-examples.test.ts',
+  'test/match.persons.real.test.ts',
+  'test/match.quality.test.ts',
+  'test/match.real.test.ts',
+  'test/saved-index.test.ts',
+  'test/search.demo.test.ts',
 ];
 
 /** One temp folder per project and run, beside the others in the system temp folder. */

@@ -124,6 +124,8 @@ describe('saved match indexes', () => {
       (b) => Buffer.from(b.toString('latin1').replace('"i32"', '"f64"'), 'latin1'), // a section retyped
       (b) => Buffer.from(b.toString('latin1').replace('"Ids"', '"Idz"'), 'latin1'), // an unknown class
     ];
+    // Each rebuild is announced on stderr (captured here): once per damaged file.
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     for (const damage of damages) {
       const file = join(tempDir('pdb-format-bad-'), 'bad.db');
       copyFileSync(path, file);
@@ -149,6 +151,14 @@ describe('saved match indexes', () => {
       expect(built).toBe(1);
       expect(index.size).toBe(10_000);
     }
+    expect(stderr.mock.calls.map((c) => String(c[0]).replace(/\/[^ `]*bad\.db/g, 'bad.db'))).toEqual(
+      damages.map(
+        () =>
+          'prospectdb: bad.db has no saved match.prospects index for its data: building it now (once per process). ' +
+          'Run `prospectdb index --db bad.db` (or load it again) to save every index in the file.',
+      ),
+    );
+    stderr.mockRestore();
   });
 
   it('take a field read on first use from a rebuild when its saved bytes are damaged', () => {
