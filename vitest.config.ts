@@ -31,6 +31,7 @@ const INTEGRATION = [
   // servers, CLIs, child processes, the built package
   'test/bench-cli.test.ts',
   'test/cluster.test.ts',
+  'test/http.test.ts',
   'test/mcp.stdio.test.ts',
   'test/migrate.test.ts',
   'test/package.test.ts',
