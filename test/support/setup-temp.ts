@@ -4,7 +4,7 @@
  * folders made with {@link tempDir} are removed and the file's folder must be empty: anything else
  * left is a leak, and fails the file with the names of what was left.
  */
-import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { removeTempDirs, TOOL_CACHE } from './temp.js';
@@ -16,7 +16,11 @@ process.env.TMPDIR = mine;
 // tsx compiles the sources of child processes into `<tmpdir>/tsx-<uid>`: keep using the warm cache.
 const system = process.env.PROSPECTDB_SYSTEM_TMPDIR;
 const uid = process.getuid?.();
-if (system && uid !== undefined) symlinkSync(join(system, `tsx-${uid}`), join(mine, `tsx-${uid}`));
+if (system && uid !== undefined) {
+  const cache = join(system, `tsx-${uid}`);
+  mkdirSync(cache, { recursive: true, mode: 0o700 }); // a link to a missing folder would stop tsx
+  symlinkSync(cache, join(mine, `tsx-${uid}`));
+}
 
 afterAll(() => {
   removeTempDirs();
