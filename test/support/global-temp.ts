@@ -12,7 +12,11 @@ export default function setup(project: TestProject): () => void {
   if (!dir) throw new Error(`test project ${project.name}: the config sets no PROSPECTDB_TEST_TMPDIR`);
   // Anyone may enter it: processes the tests start may run as another user.
   mkdirSync(dir, { recursive: true, mode: 0o755 });
+  // An interrupted run skips the teardown: the folder goes anyway.
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
   return () => {
+    process.removeListener('exit', remove);
     const left = readdirSync(dir);
     rmSync(dir, { recursive: true, force: true });
     if (left.length > 0) {

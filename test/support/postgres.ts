@@ -246,8 +246,11 @@ export async function startPostgres(): Promise<PostgresServer> {
       throw new PostgresUnavailable(`postgres did not start: ${err.message}\n${log.trim()}`);
     });
     proc.removeAllListeners('exit');
-    // If the run dies without stopping the server, do not leave it running.
-    const kill = () => proc.kill('SIGKILL');
+    // If the run ends without stopping the server (interrupted), do not leave it running, nor its files.
+    const kill = () => {
+      proc.kill('SIGKILL');
+      rmSync(base, { recursive: true, force: true });
+    };
     process.once('exit', kill);
     return {
       url: `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/postgres`,
