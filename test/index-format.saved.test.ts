@@ -2,8 +2,7 @@
  * Saved match indexes: a later (readonly) process opens them from the file instead of building, they
  * answer exactly like freshly built ones, and a damaged or stale saved index is rebuilt, never used.
  */
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,6 +15,7 @@ import { PROSPECT_MATCH_FORM, type ProspectMatchIndex } from '../src/indexes/mat
 import { TOKEN_INDEX_FORM, type TokenIndex } from '../src/indexes/match/token-index.js';
 import { savedIndex, type SavedForm } from '../src/indexes/persist.js';
 import { DEMO_DIR, DEMO_NOW, demoEngine } from './support/demo.js';
+import { tempDir } from './support/temp.js';
 
 let path: string;
 let fresh: Engine;
@@ -29,7 +29,7 @@ let names: string[];
 let people: [string, string][];
 
 beforeAll(async () => {
-  path = join(mkdtempSync(join(tmpdir(), 'pdb-format-')), 'demo.db');
+  path = join(tempDir('pdb-format-'), 'demo.db');
   const writer = openEngine({ path, clock: () => DEMO_NOW });
   await writer.load(DEMO_DIR, { strict: true });
   buildIndexes(writer);
@@ -124,8 +124,10 @@ describe('saved match indexes', () => {
       (b) => Buffer.from(b.toString('latin1').replace('"i32"', '"f64"'), 'latin1'), // a section retyped
       (b) => Buffer.from(b.toString('latin1').replace('"Ids"', '"Idz"'), 'latin1'), // an unknown class
     ];
+    // Each rebuild is announced on stderr (captured here): once per damaged file.
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     for (const damage of damages) {
-      const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-bad-')), 'bad.db');
+      const file = join(tempDir('pdb-format-bad-'), 'bad.db');
       copyFileSync(path, file);
       const w = open(file, false);
       const blob = w.db
@@ -149,10 +151,18 @@ describe('saved match indexes', () => {
       expect(built).toBe(1);
       expect(index.size).toBe(10_000);
     }
+    expect(stderr.mock.calls.map((c) => String(c[0]).replace(/\/[^ `]*bad\.db/g, 'bad.db'))).toEqual(
+      damages.map(
+        () =>
+          'prospectdb: bad.db has no saved match.prospects index for its data: building it now (once per process). ' +
+          'Run `prospectdb index --db bad.db` (or load it again) to save every index in the file.',
+      ),
+    );
+    stderr.mockRestore();
   });
 
   it('take a field read on first use from a rebuild when its saved bytes are damaged', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-lazy-')), 'lazy.db');
+    const file = join(tempDir('pdb-format-lazy-'), 'lazy.db');
     copyFileSync(path, file);
     const w = open(file, false);
     w.db.prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'match.prospects/names'`).run();
@@ -177,7 +187,7 @@ describe('saved match indexes', () => {
   });
 
   it('are rebuilt when their stamp is stale (another data version)', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pdb-format-stale-')), 'stale.db');
+    const file = join(tempDir('pdb-format-stale-'), 'stale.db');
     copyFileSync(path, file);
     const w = open(file, false);
     w.db.exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'`);

@@ -5,11 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { elfCsvPath, legalFormTable, renderLegalForms } from '../scripts/legal-forms-lib.js';
+import { legalFormTable, renderLegalForms } from '../scripts/legal-forms-lib.js';
 import { formsConflict, formOutsideCountry } from '../src/core/match/legal-form.js';
 import { companyKey, companyMatchName } from '../src/normalise/index.js';
+import { sharedFile } from './support/shared-data.js';
 
-const CSV = elfCsvPath();
+const CSV = sharedFile('data', 'elf-code-list-v1.5.csv', 'the legal-form table against the ELF CSV');
 const GENERATED = fileURLToPath(new URL('../src/normalise/legal-forms.generated.ts', import.meta.url));
 
 describe('legal forms from ISO 20275', () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'msgpackr';
@@ -11,6 +10,7 @@ import { KEY_KINDS, prospectKeysOfRecords, takeProspectKeys } from '../src/store
 import { getMeta } from '../src/store/open.js';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { prospectMatchIndex } from '../src/indexes/match/prospects.js';
+import { tempDir } from './support/temp.js';
 
 const B1 = 'a'.repeat(32);
 const B2 = 'b'.repeat(32);
@@ -56,7 +56,7 @@ const jsonl = (rows: unknown[]) =>
   rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
 
 function snapshot(files: Record<string, string | Buffer>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pdb-snap-'));
+  const dir = tempDir('pdb-snap-');
   for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
   return dir;
 }
@@ -158,7 +158,7 @@ describe('snapshot loader', () => {
   });
 
   it('builds the same exact-key match index from the keys the load streamed as from the stored records', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pdb-gen-'));
+    const dir = tempDir('pdb-gen-');
     await generateSnapshot({ dir, businesses: 60, prospects: 400, events: 0, seed: 3 });
     const streamed = open();
     await streamed.load(dir);
@@ -249,7 +249,7 @@ describe('snapshot loader', () => {
 
   it('gives the same snapshot id when the same snapshot is loaded twice, and reuses a database file', async () => {
     const dir = snapshot({ 'manifest.json': MANIFEST, 'businesses.jsonl': jsonl([business(B1)]) });
-    const path = join(mkdtempSync(join(tmpdir(), 'pdb-db-')), 'x.db');
+    const path = join(tempDir('pdb-db-'), 'x.db');
     const engine = open(path);
     const first = await engine.load(dir);
     const second = await engine.load(dir);
@@ -362,7 +362,7 @@ describe('snapshot loader', () => {
   });
 
   it('loads a file database under a rollback journal and returns it to WAL, also after a refused load', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'pdb-db-')), 'x.db');
+    const path = join(tempDir('pdb-db-'), 'x.db');
     const engine = open(path);
     await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1)]) }));
     expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');

@@ -1,11 +1,9 @@
 /**
- * Person matching on real labelled data (FEBRL 4, `shared/data/real` beside the repository): a 1,500-person subset in
+ * Person matching on real labelled data (FEBRL 4, `shared/data/real`): a 1,500-person subset in
  * one company, queried with its corrupted duplicates as given, as CRM exports write names, and with work
  * e-mails written other ways. Floors sit a little under what `bench/match/real-persons.ts` measures on
  * the full set; the plain, explained and alternatives runs must decide every real row alike.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,8 +19,13 @@ import {
 } from '../bench/match/real-persons-data.js';
 import { matchProspectRows } from '../src/core/match/index.js';
 import { openEngine, type Engine } from '../src/engine.js';
+import { sharedFile } from './support/shared-data.js';
+import { tempDir } from './support/temp.js';
 
-const HAVE = existsSync(FEBRL_A) && existsSync(FEBRL_B);
+const WHAT = 'persons on real labelled data (FEBRL 4 subset)';
+const HAVE =
+  sharedFile('data', 'real/febrl4a.csv', WHAT) !== null &&
+  sharedFile('data', 'real/febrl4b.csv', WHAT) !== null;
 let engine: Engine;
 let sets: Record<string, LabelledQuery[]>;
 
@@ -31,7 +34,7 @@ beforeAll(async () => {
   const originals = readFebrl(FEBRL_A).slice(0, 1500);
   const keep = new Set(originals.map((o) => o.entity));
   const dups = readFebrl(FEBRL_B).filter((d) => keep.has(d.entity));
-  const set = writePersonsSnapshot(join(mkdtempSync(join(tmpdir(), 'febrl-')), 'snapshot'), originals, 1);
+  const set = writePersonsSnapshot(join(tempDir('febrl-'), 'snapshot'), originals, 1);
   engine = openEngine({});
   await engine.load(set.dir, { strict: true });
   sets = {
@@ -52,7 +55,7 @@ const quality = (qs: LabelledQuery[], options = {}) =>
     ).map((r) => r.prospect_id),
   );
 
-describe.skipIf(!HAVE)('persons on real labelled data (FEBRL 4 subset)', () => {
+describe.skipIf(!HAVE)(WHAT, () => {
   // Measured on this subset (the table is fitted on generated people, not on FEBRL): F1 0.896 at
   // P 0.992, name only 0.858, name + e-mail 0.957.
   it('FEBRL 4 as given: F1 ≥ 0.87 at precision ≥ 0.98', () => {

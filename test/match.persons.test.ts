@@ -3,8 +3,7 @@
  * decision per row whatever is asked for, and `min_confidence` on every surface (library batch and
  * stream, facade v1/v2 bodies, MCP tool schema, CLI).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -28,6 +27,7 @@ import { handle } from '../src/facade/handle.js';
 import { inputJsonSchema, TOOLS_BY_NAME } from '../src/mcp/tools.js';
 import { nameSkeleton, personTokens } from '../src/normalise/index.js';
 import { writeSnapshotFiles } from '../fixtures/write-snapshot.js';
+import { tempDir } from './support/temp.js';
 
 const bid = (i: number) => `b${i.toString(16).padStart(31, '0')}`;
 const pid = (i: number) => `a${i.toString(16).padStart(39, '0')}`;
@@ -110,7 +110,7 @@ let dbPath: string;
 let apiKey: string;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'persons-'));
+  const dir = tempDir('persons-');
   writeSnapshot(join(dir, 'snapshot'), PEOPLE, BIG);
   dbPath = join(dir, 'db.sqlite');
   engine = openEngine({ path: dbPath, rateLimit: false } as Parameters<typeof openEngine>[0]);
@@ -407,7 +407,7 @@ describe('min_confidence', () => {
   });
 
   it('is a CLI flag: prospectdb match --min-confidence X', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'persons-cli-'));
+    const dir = tempDir('persons-cli-');
     const input = join(dir, 'rows.jsonl');
     writeFileSync(input, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const runCli = async (args: string[]) => {

@@ -2,8 +2,6 @@
  * Quality on a small labelled set: a generated snapshot with 10% of its entities held out, records
  * perturbed the way CRM exports differ (bench/match/). Precision is what must not slip.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessEvalSet, prospectEvalSet } from '../bench/match/evalset.js';
@@ -13,6 +11,7 @@ import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js
 import type { Engine } from '../src/engine.js';
 import { businessMatchIndex } from '../src/indexes/match/businesses.js';
 import { generateSnapshot } from '../tools/generate/index.js';
+import { tempDir } from './support/temp.js';
 
 let engine: Engine;
 let snapshot: HeldOutSnapshot;
@@ -20,7 +19,7 @@ let businesses: Quality[];
 let prospects: Quality[];
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'match-quality-'));
+  const dir = tempDir('match-quality-');
   await generateSnapshot({
     dir: join(dir, 'src'),
     businesses: 2000,

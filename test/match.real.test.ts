@@ -13,9 +13,13 @@ import { realCompanySet, realDataDir, score, type RealSet } from '../bench/match
 import { COMPANY_CONFIDENCE } from '../src/core/match/company-confidence.generated.js';
 import { matchBusinessRows } from '../src/core/match/index.js';
 import type { Engine } from '../src/engine.js';
+import { sharedFile } from './support/shared-data.js';
 import { engineOf } from './support/snapshot.js';
 
-const dir = realDataDir();
+const dir =
+  sharedFile('data', 'real/nasdaq-listed.csv', 'company-name matching on real names') === null
+    ? null
+    : realDataDir();
 let engine: Engine;
 let set: RealSet;
 

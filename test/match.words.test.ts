@@ -9,9 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listedNames, realDataDir } from '../bench/match/real-data.js';
 import { matchBusinessRows } from '../src/core/match/index.js';
 import type { Engine } from '../src/engine.js';
+import { sharedFile } from './support/shared-data.js';
 import { businessId as id, engineOf, namedBusinesses } from './support/snapshot.js';
 
-const dir = realDataDir();
+const dir =
+  sharedFile('data', 'real/nasdaq-listed.csv', 'a word more or less, among real listed names') === null
+    ? null
+    : realDataDir();
 /** The names the tests are about (ids 0…), then real listed names as distractors. */
 const NAMES: [string, string][] = [
   ['Brightwell N.V.', 'NL'], // 0

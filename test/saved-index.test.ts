@@ -1,6 +1,4 @@
 /** Indexes saved in the database file: a later process reads them instead of scanning every row. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as runLoad } from '../src/cli/commands/load.js';
@@ -17,10 +15,11 @@ import { prospectIndex, type ProspectIndex } from '../src/indexes/prospects.js';
 import type { ProspectFilters } from '../src/schemas/filters.js';
 import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
 import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
+import { tempDir } from './support/temp.js';
 
 let path: string;
 beforeAll(async () => {
-  path = join(mkdtempSync(join(tmpdir(), 'pdb-saved-')), 'demo.db');
+  path = join(tempDir('pdb-saved-'), 'demo.db');
   const engine = openEngine({ path, clock: () => DEMO_NOW });
   await engine.load(DEMO_DIR, { strict: true });
   engine.close();
@@ -70,7 +69,7 @@ describe('saved indexes', () => {
   });
 
   it('are saved by `prospectdb load`, so the next process reads them', async () => {
-    const file = (cliFile = join(mkdtempSync(join(tmpdir(), 'pdb-saved-cli-')), 'cli.db'));
+    const file = (cliFile = join(tempDir('pdb-saved-cli-'), 'cli.db'));
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       expect(await runLoad(['--db', file, DEMO_DIR])).toBe(0);

@@ -3,13 +3,13 @@
  * legal suffixes, missing fields, operating locations) and a brute-force oracle that evaluates filters
  * by scanning the raw records, written from the documented readings, not from the indexes.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { relatedTitles } from '../src/indexes/related-titles.js';
 import { companyKey, foldText } from '../src/normalise/index.js';
 import { ageBucket, cityRegionCountry, locationsBucket } from '../src/store/derive.js';
 import { mulberry32 } from '../tools/rng.js';
+import { tempDir } from './support/temp.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw snapshot records of any shape
 export type Json = Record<string, any>;
@@ -222,7 +222,7 @@ export function synthetic(seed = 1, nb = 160, np = 900): Synthetic {
       data: {},
     });
   }
-  const dir = mkdtempSync(join(tmpdir(), 'pdb-search-'));
+  const dir = tempDir('pdb-search-');
   const jsonl = (rows: Json[]) => rows.map((x) => JSON.stringify(x)).join('\n') + '\n';
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ format_version: 1, as_of: AS_OF }));
   writeFileSync(join(dir, 'businesses.jsonl'), jsonl(businesses));

@@ -4,7 +4,7 @@
  * hand-labelled `True Id`) and US listed-company names (distractors, and the source of variants written
  * the way real registers, patent filings and CRMs write names, by kind).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDataDir, sharedDataFile } from '../../scripts/shared-data.js';
@@ -388,7 +388,12 @@ export async function realEngine(businesses: readonly RealBusiness[]): Promise<E
     join(d, 'manifest.json'),
     JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
   );
-  const engine = openEngine();
-  await engine.load(d, { strict: true });
-  return engine;
+  try {
+    const engine = openEngine();
+    await engine.load(d, { strict: true });
+    return engine;
+  } finally {
+    // The engine keeps the records in its own database: the folder is not needed after the load.
+    rmSync(d, { recursive: true, force: true });
+  }
 }

@@ -2,9 +2,11 @@
  * A headless Chromium for tests, from the npm registry alone: `@sparticuz/chromium` ships the browser
  * (brotli-compressed, with its fonts) inside its package and unpacks it into the temporary folder on
  * first use (~10 s, then reused); `puppeteer-core` drives it. Nothing is downloaded at install or run
- * time, so `npm ci` on a fresh machine is enough.
+ * time, so `npm ci` on a fresh machine is enough. The unpacked browser is a cache shared by every run:
+ * it goes to a folder per user in the system temp folder, not to the test file's own (which must be
+ * empty when it ends).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
@@ -13,9 +15,23 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 /** Launches the packaged Chromium headless (unpacking it first when needed). */
 export async function launchBrowser(): Promise<Browser> {
   chromium.setGraphicsMode = false; // no WebGL needed: skips unpacking SwiftShader
-  const executablePath = await chromium.executablePath();
+  // One folder per user: a browser another user unpacked cannot be run (EACCES).
+  const cache = join(
+    process.env.PROSPECTDB_SYSTEM_TMPDIR ?? tmpdir(),
+    `prospectdb-browser-${process.getuid?.() ?? 0}`,
+  );
+  mkdirSync(cache, { recursive: true, mode: 0o700 });
+  const own = process.env.TMPDIR;
+  process.env.TMPDIR = cache; // where the package unpacks (it reads os.tmpdir())
+  let executablePath: string;
+  try {
+    executablePath = await chromium.executablePath();
+  } finally {
+    if (own === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = own;
+  }
   // The packaged fonts, so text is measured the same on a machine with no fonts installed.
-  const fonts = join(tmpdir(), 'fonts');
+  const fonts = join(cache, 'fonts');
   if (existsSync(join(fonts, 'fonts.conf'))) process.env.FONTCONFIG_PATH ??= fonts;
   return puppeteer.launch({
     executablePath,

@@ -1,5 +1,5 @@
 /** Test support: an in-memory engine over a small snapshot written from records (strictly validated). */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine, type Engine } from '../../src/engine.js';
@@ -20,9 +20,14 @@ export async function engineOf(records: SnapshotRecords): Promise<Engine> {
     join(dir, 'manifest.json'),
     JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' }),
   );
-  const engine = openEngine();
-  await engine.load(dir, { strict: true });
-  return engine;
+  try {
+    const engine = openEngine();
+    await engine.load(dir, { strict: true });
+    return engine;
+  } finally {
+    // The engine keeps the records in its own database: the folder is not needed after the load.
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Business i's id: 32 hex digits. */

@@ -4,10 +4,8 @@
  * on the shared state `<state>`, runs its delivery worker with that lease, prints `ready`, and runs until
  * killed (the owner that dies mid-delivery).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
@@ -16,6 +14,7 @@ import { JOBS_SCHEMA } from '../../src/store/sql/jobs.js';
 import { openEngine, type Engine, type EngineOptions } from '../../src/engine.js';
 import { startDeliveryWorker } from '../../src/webhooks/deliver.js';
 import { openTestEngine, stateFor, type StateKind } from './state.js';
+import { tempDir } from './temp.js';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -78,10 +77,7 @@ let files = 0;
  * `ctx.state` these tables stay empty and this is just a fresh file.
  */
 export function snapshotFile(): string {
-  if (!dir) {
-    const made = (dir = mkdtempSync(join(tmpdir(), 'webhooks-')));
-    process.on('exit', () => rmSync(made, { recursive: true, force: true }));
-  }
+  dir ??= tempDir('webhooks-'); // removed when the test file ends
   const path = join(dir, `snapshot-${++files}.db`);
   const db = new Database(path);
   db.exec(ACCOUNT_SCHEMA);
