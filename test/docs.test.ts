@@ -285,7 +285,7 @@ describe('the code blocks of README.md and docs/', () => {
     async (_, b, i) => {
       const { source, expected } = withPrintChecks(
         b.code
-          .replace(/from 'prospectdb\/server'/g, `from ${JSON.stringify(join(ROOT, 'src/server.ts'))}`)
+          .replace(/from 'prospectdb\/server'/g, `from ${JSON.stringify(join(ROOT, 'src/serve/server.ts'))}`)
           .replace(/from 'prospectdb'/g, `from ${JSON.stringify(join(ROOT, 'src/index.ts'))}`),
       );
       const declaresEngine = /\b(const|let|var)\s+engine\b/.test(source);

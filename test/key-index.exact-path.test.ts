@@ -150,7 +150,16 @@ describe('exact-key prospect match reads international numbers as their digits',
             body = body.slice(0, i) + s + body.slice(i);
           }
           const input = `${l}${body}${x}`;
-          const key = normalisePhone(input) ?? normalisePhone(input, 'us');
+          // A number led by + or 00 with only spaces, dashes and dots between its digits reads as those
+          // digits when a stored number has them (even where a separator splits the country code: "+3 1…"
+          // is +31…); otherwise as the parser reads it.
+          const direct = /^(\+|00)[0-9 .-]*$/.test(input)
+            ? `+${input.replace(/^(\+|00)/, '').replace(/[ .-]/g, '')}`
+            : null;
+          const key =
+            direct !== null && people.byPhone.has(direct)
+              ? direct
+              : (normalisePhone(input) ?? normalisePhone(input, 'us'));
           const want = key === null ? -1 : people.byPhone.only(key);
           fc.pre(want !== -2);
           const [got] = matchProspectRows(engine, [{ phone_number: input }]);
