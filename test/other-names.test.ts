@@ -3,8 +3,8 @@
  * names): validated and reported like any field, returned in full records and exports, matched on
  * (current names win), filtered and completed on, and saved with the indexes.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from './support/temp.js';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -44,7 +44,7 @@ const prospect = (i: number, b: number) => ({
 
 /** A snapshot folder of `businesses` (and `prospects`) as JSON Lines. */
 function snapshotDir(businesses: object[], prospects: object[] = []): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pdb-other-names-'));
+  const dir = tempDir('pdb-other-names-');
   const lines = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
   writeFileSync(join(dir, 'businesses.jsonl'), lines(businesses));
   if (prospects.length > 0) writeFileSync(join(dir, 'prospects.jsonl'), lines(prospects));
@@ -222,7 +222,7 @@ describe('company_name filter and autocomplete', () => {
 
 describe('saved other-name indexes', () => {
   it('are read back by a later process, which answers without building them', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'pdb-other-saved-')), 'other.db');
+    const path = join(tempDir('pdb-other-saved-'), 'other.db');
     const writer = openEngine({ path });
     await writer.load(snapshotDir(BUSINESSES), { strict: true });
     buildIndexes(writer);

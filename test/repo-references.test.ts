@@ -3,7 +3,7 @@
  * the repo (the interface documents are in docs/spec/, cited by that path), no issue-tracker numbers
  * (the why is said in words), and every cited docs/ file and spec section exists.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -55,12 +55,13 @@ describe('references in the code', () => {
     expect(hits(/\bissues? #?\d+|\(#\d+\b|\bgoal #\d+/i)).toEqual([]);
   });
 
-  it('cites docs/ files that exist, and spec sections that exist in them', () => {
+  it('cites docs/ files and folders that exist, and spec sections that exist in them', () => {
     const cited = new Set(
       files.flatMap(({ text }) => [...text.matchAll(/(?<![\w/.-])docs\/[\w./-]*\w/g)].map((m) => m[0])),
     );
     expect(cited.size).toBeGreaterThan(3);
-    for (const path of cited) expect(() => readFileSync(join(ROOT, path)), path).not.toThrow();
+    // docs/api is generated (`npm run docs`), not kept in the repository.
+    for (const path of cited) if (path !== 'docs/api') expect(existsSync(join(ROOT, path)), path).toBe(true);
 
     const headings = (doc: string) =>
       readFileSync(join(ROOT, 'docs/spec', doc), 'utf8')

@@ -1,6 +1,6 @@
 /**
- * The team's reference files beside the repository (`shared/data`: FEBRL 4, the US listings, the ELF
- * list; `shared/spec`: the API reference), for the tests that read them. When a file is absent the
+ * The team's reference data beside the repository (`shared/data`: FEBRL 4, the US listings, the ELF
+ * list), for the tests that read it. When a file is absent the
  * tests that need it are skipped, and this says so once per file, with the paths it looked in, on
  * stderr (a green run must not hide that they did not run).
  *

@@ -319,6 +319,19 @@ function answer(pos: number, path: ConfidencePath, raw: number, on: MatchedOn[],
   return { pos, confidence: Math.min(cap, calibrated(path, raw)), on, path, raw };
 }
 
+/** A name answer as the row's verdict, with the candidates the explain output lists. */
+function matchOf(a: NameAnswer, candidates: Scored[]): BusinessVerdict {
+  return {
+    kind: 'match',
+    pos: a.pos,
+    confidence: a.confidence,
+    on: a.on,
+    candidates,
+    path: a.path,
+    raw: a.raw,
+  };
+}
+
 /** Name only (or keys that are known nowhere): exact name key, then fuzzy name. */
 function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
   const q = nameOf(ev);
@@ -340,16 +353,7 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
     // (their legal forms are the same words); otherwise no reading or guess can, and the row says so.
     const there = country === null ? [] : search.hits.filter((h) => index.countries.at(h.pos) === country);
     if (there.length !== 1) return { kind: 'none', candidates: search.hits, ambiguous: true };
-    const a = answer((there[0] as Scored).pos, 'namesakes', 1, ['name']);
-    return {
-      kind: 'match',
-      pos: a.pos,
-      confidence: a.confidence,
-      on: a.on,
-      candidates: search.hits,
-      path: a.path,
-      raw: a.raw,
-    };
+    return matchOf(answer((there[0] as Scored).pos, 'namesakes', 1, ['name']), search.hits);
   }
   // No current name has the row's name key: an other name with it comes before fuzzy current names
   // (`other-names.ts`).
@@ -372,16 +376,7 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
       ? search.hits
       : [{ pos: a.pos, score }, ...search.hits];
     if (!weighed.includes(a)) weighed.push(a);
-    return {
-      kind: 'match',
-      pos: a.pos,
-      confidence: a.confidence,
-      on: a.on,
-      candidates,
-      path: a.path,
-      raw: a.raw,
-      weighed,
-    };
+    return { ...matchOf(a, candidates), weighed };
   };
   if (pick === null) {
     const other = otherForm(ctx, q, accept);
@@ -406,15 +401,7 @@ function byName(ctx: CompanyContext, ev: Evidence): BusinessVerdict {
   const a = search.exact
     ? answer(pick.pos, search.hits.length === 1 ? 'exact' : 'namesakes', 1, ['name'])
     : answer(pick.pos, 'fuzzy', pick.score, ['name_fuzzy']);
-  return {
-    kind: 'match',
-    pos: a.pos,
-    confidence: a.confidence,
-    on: a.on,
-    candidates: search.hits,
-    path: a.path,
-    raw: a.raw,
-  };
+  return matchOf(a, search.hits);
 }
 
 /**
