@@ -15,6 +15,7 @@ import { buildIndexes } from '../src/core/warm.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { EngineError } from '../src/errors.js';
 import { handle } from '../src/facade/handle.js';
+import { OTHER_NAME_TYPES } from '../src/schemas/records.js';
 import {
   OTHER_NAME_FORM,
   otherNameIndex,
@@ -280,17 +281,10 @@ describe('property: any other name of a record, unique across the snapshot, reso
     'vesper',
     'sorrel',
   ];
-  const TYPES = [
-    'previous_legal_name',
-    'trading_name',
-    'short_name',
-    'transliterated_name',
-    'other',
-  ] as const;
   const otherName = fc.record({
     words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
     form: fc.constantFrom('', ' B.V.', ' GmbH', ' Ltd'),
-    type: fc.constantFrom(...TYPES),
+    type: fc.constantFrom(...OTHER_NAME_TYPES),
   });
 
   it('holds on random snapshots', async () => {
