@@ -6,7 +6,7 @@
  * initials, connectors) whose steps run in a stated order; places and legal-form tables are apart.
  */
 import { LEGAL_FORM_SPELLINGS } from './legal-forms.generated.js';
-import { COUNTRY_WORDS, isPlace, trailingPlaceLength } from './company-places.js';
+import { isPlace, placeTables, trailingPlaceLength } from './company-places.js';
 import { commaList, words } from './text.js';
 
 /** Normalised company name: `key` for exact lookups, `tokens` for fuzzy scoring, `core` without weak words. */
@@ -510,21 +510,18 @@ function leadingForms(tokens: readonly string[]): number {
   return i;
 }
 
-const COUNTRY_FIRST: ReadonlySet<string> = new Set(
-  [...COUNTRY_WORDS.keys()].map((k) => k.split(' ')[0] as string),
-);
-
 /** Country words written one way ("Holland", "Nederland" → `netherlands`), longest phrase first. */
 function countryWords(tokens: string[]): string[] {
+  const places = placeTables();
   let changed = false;
   const out: string[] = [];
   for (let i = 0; i < tokens.length;) {
     const t = tokens[i] as string;
     let hit = 0;
     let c = '';
-    if (COUNTRY_FIRST.has(t)) {
+    if (places.countryFirst.has(t)) {
       for (let n = Math.min(4, tokens.length - i); n >= 1; n--) {
-        const v = COUNTRY_WORDS.get(n === 1 ? t : tokens.slice(i, i + n).join(' '));
+        const v = places.countryWords.get(n === 1 ? t : tokens.slice(i, i + n).join(' '));
         if (v !== undefined) {
           hit = n;
           c = v;
