@@ -24,7 +24,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'prospectdb-cluster-'));
   db = join(dir, 'demo.db');
   const engine = openEngine({ path: db });
-  await engine.load(DEMO_DIR);
+  await engine.load(DEMO_DIR, { threads: 0 }); // on this thread, as support/demo.ts says why
   apiKey = (await engine.accounts.create({ name: 'cluster', credits: 1_000_000 })).api_key;
   engine.close();
 });

@@ -7,8 +7,9 @@
  *   that uses `engine` without declaring it gets the shared engine over that file. A single-line
  *   `console.log(x); // → text` is checked: what it prints must contain `text`.
  * - ```sh / ```bash blocks run in bash (`set -euo pipefail`) in the same folder, with `prospectdb` and
- *   `npx prospectdb` running the built CLI (`dist/`, built first when stale). Every command of a runnable
- *   block must be a prospectdb command (or `mv`/`cp`/`cat`); anything else must be marked.
+ *   `npx prospectdb` running the built CLI (`dist/`, built first when stale by the project's global
+ *   setup, `support/global-build.ts`). Every command of a runnable block must be a prospectdb command
+ *   (or `mv`/`cp`/`cat`); anything else must be marked.
  * - ```ts installed blocks run in plain Node (no tsx) from the folder, importing the BUILT package by
  *   name, as a user's project does.
  * - ```json blocks parse.
@@ -26,7 +27,6 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -37,7 +37,7 @@ import { formatWithOptions, promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIndexes } from '../src/core/warm.js';
 import { openEngine, type Engine } from '../src/engine.js';
-import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
+import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
@@ -143,23 +143,6 @@ let engine: Engine;
 let blockDir: string;
 let cwd: string;
 
-function newestSource(dir = join(ROOT, 'src')): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-function ensureBuilt(): void {
-  try {
-    if (statSync(join(ROOT, 'dist/cli/main.js')).mtimeMs >= newestSource()) return;
-  } catch {
-    // not built yet
-  }
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
-}
-
 /** The folder every block runs in: the demo database and the inputs the pages name. */
 async function makeWorld(): Promise<void> {
   world = mkdtempSync(join(tmpdir(), 'prospectdb-docs-'));
@@ -167,7 +150,7 @@ async function makeWorld(): Promise<void> {
   mkdirSync(join(world, 'node_modules'));
   symlinkSync(ROOT, join(world, 'node_modules', 'prospectdb'));
   engine = openEngine({ path: join(world, 'prospects.db'), clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, { strict: true });
+  await engine.load(DEMO_DIR, DEMO_LOAD);
   buildIndexes(engine);
 
   // Labelled inputs for `match --truth` and evaluateMatches: three demo businesses, one unknown row.
@@ -220,7 +203,6 @@ async function makeWorld(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensureBuilt();
   await makeWorld();
   blockDir = mkdtempSync(join(ROOT, 'test', '.docs-blocks-'));
   cwd = process.cwd();

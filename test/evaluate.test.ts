@@ -7,7 +7,7 @@ import { run as matchCli } from '../src/cli/commands/match.js';
 import { matchBusinessRows, type MatchOptions } from '../src/core/match/index.js';
 import { evaluateMatches, type Engine } from '../src/index.js';
 import { openEngine } from '../src/engine.js';
-import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
+import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
 
 let dir: string;
 let dbPath: string;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pdb-eval-'));
   dbPath = join(dir, 'demo.db');
   engine = openEngine({ path: dbPath, clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, { strict: true });
+  await engine.load(DEMO_DIR, DEMO_LOAD);
   const bs = engine.db
     .prepare('SELECT business_id, name, domain FROM businesses WHERE rowid <= 12 ORDER BY rowid')
     .all() as { business_id: string; name: string; domain: string }[];

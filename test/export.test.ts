@@ -17,7 +17,7 @@ import { exportColumns } from '../src/export/columns.js';
 import { writeExport, type ExportFormat } from '../src/export/write.js';
 import type { ProspectsExportRequest } from '../src/schemas/export.js';
 import { BusinessesFetchRequestV2, ProspectsFetchRequestV2 } from '../src/schemas/search.js';
-import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
+import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
 
 /** Struct field names DuckDB's DESCRIBE quotes (they are keywords of its SQL). */
 const DUCKDB_KEYWORDS = new Set(['name', 'type']);
@@ -32,7 +32,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pdb-export-'));
   dbPath = join(dir, 'demo.db');
   engine = openEngine({ path: dbPath, clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, { strict: true });
+  await engine.load(DEMO_DIR, DEMO_LOAD);
 });
 afterAll(() => {
   engine?.close();

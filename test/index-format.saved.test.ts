@@ -14,7 +14,7 @@ import { BUSINESS_MATCH_FORM, type BusinessMatchIndex } from '../src/indexes/mat
 import { PROSPECT_MATCH_FORM, type ProspectMatchIndex } from '../src/indexes/match/prospects.js';
 import { TOKEN_INDEX_FORM, type TokenIndex } from '../src/indexes/match/token-index.js';
 import { savedIndex, type SavedForm } from '../src/indexes/persist.js';
-import { DEMO_DIR, DEMO_NOW, demoEngine } from './support/demo.js';
+import { DEMO_DIR, DEMO_LOAD, DEMO_NOW, demoEngine } from './support/demo.js';
 import { tempDir } from './support/temp.js';
 
 let path: string;
@@ -31,7 +31,7 @@ let people: [string, string][];
 beforeAll(async () => {
   path = join(tempDir('pdb-format-'), 'demo.db');
   const writer = openEngine({ path, clock: () => DEMO_NOW });
-  await writer.load(DEMO_DIR, { strict: true });
+  await writer.load(DEMO_DIR, DEMO_LOAD);
   buildIndexes(writer);
   writer.close();
   fresh = await demoEngine(); // in memory: builds every index, saves none

@@ -17,7 +17,7 @@ import { migrateFile } from '../src/store/migrate.js';
 import { packJson } from '../src/store/msgpack.js';
 import { unpackWire, WIRE_KEYS } from '../src/store/wire.js';
 import golden from './records.golden.json' with { type: 'json' };
-import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
+import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
 import { recordsGolden } from './support/records-golden.js';
 
 const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
@@ -28,7 +28,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let oldV4: string;
 beforeAll(async () => {
   const engine = openEngine({ path: fresh, clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, { strict: true });
+  await engine.load(DEMO_DIR, DEMO_LOAD);
   engine.close();
   oldV4 = oldFile('old-v4.db', 4);
 });

@@ -14,14 +14,14 @@ import { savedIndex } from '../src/indexes/persist.js';
 import { prospectIndex, type ProspectIndex } from '../src/indexes/prospects.js';
 import type { ProspectFilters } from '../src/schemas/filters.js';
 import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
-import { DEMO_DIR, DEMO_NOW } from './support/demo.js';
+import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
 import { tempDir } from './support/temp.js';
 
 let path: string;
 beforeAll(async () => {
   path = join(tempDir('pdb-saved-'), 'demo.db');
   const engine = openEngine({ path, clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, { strict: true });
+  await engine.load(DEMO_DIR, DEMO_LOAD);
   engine.close();
 });
 
@@ -56,7 +56,7 @@ describe('saved indexes', () => {
   it('give the same pages and stats as indexes built in memory', async () => {
     const memory = openEngine({ clock: () => DEMO_NOW });
     engines.push(memory);
-    await memory.load(DEMO_DIR, { strict: true });
+    await memory.load(DEMO_DIR, DEMO_LOAD);
     const reader = open(true);
     engines.push(reader);
     const filters: ProspectFilters = {
@@ -88,7 +88,7 @@ describe('saved indexes', () => {
   it('answer autocomplete from the file as a fresh build does, building nothing', async () => {
     const memory = openEngine({ clock: () => DEMO_NOW });
     engines.push(memory);
-    await memory.load(DEMO_DIR, { strict: true });
+    await memory.load(DEMO_DIR, DEMO_LOAD);
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const reader = openEngine({ path: cliFile, readonly: true });
@@ -121,7 +121,7 @@ describe('saved indexes', () => {
     const writer = open();
     engines.push(writer);
     const before = prospectIndex(writer);
-    await writer.load(DEMO_DIR, { strict: true });
+    await writer.load(DEMO_DIR, DEMO_LOAD);
     let rebuilt = 0;
     writer.indexes.get(
       savedIndex('search.prospectIndex', () => {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAccount } from '../../src/account/accounts.js';
 import { openEngine, type Engine } from '../../src/engine.js';
-import { DEMO_DIR, DEMO_NOW } from './demo.js';
+import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './demo.js';
 import { NOW as SYNTHETIC_NOW, synthetic } from '../search.oracle.js';
 
 export interface McpFixture {
@@ -36,7 +36,7 @@ export async function mcpFixture(path?: string, state?: string): Promise<McpFixt
     typeof openEngine
   >[0]);
   await engine.state.ready();
-  await engine.load(dir, { strict: HAS_DEMO });
+  await engine.load(dir, { strict: HAS_DEMO, threads: DEMO_LOAD.threads });
   const account = await createAccount(engine, {
     name: 'Tool tests',
     credits: 100_000,
