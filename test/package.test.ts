@@ -5,7 +5,7 @@
  * the functions the docs show are all exported and documented, and the entries load only what they need.
  *
  * `dist/` exists after `npm ci` (its `prepare` script builds it); when it is missing or older than a
- * source file, the setup builds it first (~20 s of CPU).
+ * source file, the project's global setup builds it first (`support/global-build.ts`, ~20 s of CPU).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import {
@@ -27,32 +27,10 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DIR } from './support/demo.js';
+import { newestSource } from './support/global-build.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
-
-/** Newest modification time of the files `npm run build` compiles. */
-function newestSource(dir = join(ROOT, 'src')): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function builtIsFresh(): boolean {
-  try {
-    const built = Math.min(
-      ...['dist/index.js', 'dist/serve/server.js', 'dist/cli/main.js'].map(
-        (f) => statSync(join(ROOT, f)).mtimeMs,
-      ),
-    );
-    return built >= newestSource();
-  } catch {
-    return false;
-  }
-}
 
 /** What `support/use-package.mjs` printed: each function's answer on the demo snapshot. */
 interface Used {
@@ -65,7 +43,6 @@ let used: Used;
 let tmp: string;
 
 beforeAll(async () => {
-  if (!builtIsFresh()) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
   tmp = mkdtempSync(join(tmpdir(), 'prospectdb-package-'));
   const { stdout } = await run('node', ['test/support/use-package.mjs', DEMO_DIR, tmp], {
     cwd: ROOT,
