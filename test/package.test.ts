@@ -7,7 +7,7 @@
  * `dist/` exists after `npm ci` (its `prepare` script builds it); when it is missing or older than a
  * source file, the project's global setup builds it first (`support/global-build.ts`, ~20 s of CPU).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
   copyFileSync,
   mkdirSync,
@@ -16,7 +16,6 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
-  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -27,7 +26,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DIR } from './support/demo.js';
-import { newestSource } from './support/global-build.js';
+import { toolsAreFresh } from './support/global-build.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
@@ -314,14 +313,8 @@ describe('the entries', () => {
   });
 
   it('run the tools from their build in a checkout', async () => {
-    let built = 0;
-    try {
-      built = statSync(join(ROOT, 'dist-tools/tools/generate/command.js')).mtimeMs;
-    } catch {
-      // not built yet
-    }
-    if (built < Math.max(newestSource(), newestSource(join(ROOT, 'tools'))))
-      execFileSync('npm', ['run', 'build:tools'], { cwd: ROOT, stdio: 'ignore' });
+    // Built by the project's global setup when stale (`support/global-build.ts`).
+    expect(toolsAreFresh()).toBe(true);
     const { stderr } = await run('node', ['dist/cli/main.js', 'generate', '--help'], { cwd: ROOT });
     expect(stderr).toMatch(/^usage: prospectdb generate --out DIR/);
     const { stdout } = await run('node', ['dist/cli/main.js', 'bench', '--help'], { cwd: ROOT });
