@@ -97,12 +97,46 @@ function safeName(names: Intl.DisplayNames, code: string): string | null {
   }
 }
 
-/** Folded country phrase ("pays bas", "holland", "united states") → canonical word ("netherlands"). */
-export const COUNTRY_WORDS: ReadonlyMap<string, string> = buildCountryWords();
-/** The canonical country words themselves (what {@link COUNTRY_WORDS} maps to). */
-export const CANONICAL_COUNTRIES: ReadonlySet<string> = new Set(COUNTRY_WORDS.values());
+/**
+ * The place tables, built on first use: reading country names in 17 languages out of ICU costs a fifth
+ * of a second, which a process that never normalises a company name (a fetch, a stats request) should
+ * not pay at import.
+ */
+interface PlaceTables {
+  /** Folded country phrase ("pays bas", "holland", "united states") → canonical word ("netherlands"). */
+  countryWords: ReadonlyMap<string, string>;
+  /** The canonical country words themselves (what `countryWords` maps to). */
+  canonicalCountries: ReadonlySet<string>;
+  /** Folded place names (cities, regions, countries) that may follow a name as its location. */
+  places: ReadonlySet<string>;
+  /** Last word of a place or country phrase → the most words such a phrase has. */
+  placeLast: ReadonlyMap<string, number>;
+}
+let tables: PlaceTables | undefined;
 
-function buildPlaces(): Set<string> {
+function placeTables(): PlaceTables {
+  if (tables !== undefined) return tables;
+  const countryWords = buildCountryWords();
+  const canonicalCountries = new Set(countryWords.values());
+  const places = buildPlaces(canonicalCountries);
+  const placeLast = new Map<string, number>();
+  for (const phrase of [...places, ...countryWords.keys()]) {
+    const parts = phrase.split(' ');
+    const last = parts[parts.length - 1] as string;
+    placeLast.set(last, Math.max(placeLast.get(last) ?? 0, parts.length));
+  }
+  tables = { countryWords, canonicalCountries, places, placeLast };
+  return tables;
+}
+
+/** Folded country phrase ("pays bas", "holland", "united states") → canonical word ("netherlands"). */
+export const countryWordMap = (): ReadonlyMap<string, string> => placeTables().countryWords;
+/** The canonical country words themselves (what {@link countryWordMap} maps to). */
+export const canonicalCountries = (): ReadonlySet<string> => placeTables().canonicalCountries;
+/** Folded place names (cities, regions, countries) that may follow a name as its location. */
+export const placeNames = (): ReadonlySet<string> => placeTables().places;
+
+function buildPlaces(canonicalCountries: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   const add = (s: string) => {
     const folded = words(s).join(' ');
@@ -110,24 +144,10 @@ function buildPlaces(): Set<string> {
   };
   for (const country of COUNTRIES) for (const city of country.cities) add(city[0]);
   for (const region of REGION_NAMES) add(region.replace(/\[.*\]/, ''));
-  for (const c of CANONICAL_COUNTRIES) out.add(c);
+  for (const c of canonicalCountries) out.add(c);
   for (const c of COUNTRY_CODES) out.add(c); // "…, Utrecht, NL"
   return out;
 }
-
-/** Folded place names (cities, regions, countries) that may follow a name as its location. */
-export const PLACES: ReadonlySet<string> = buildPlaces();
-
-/** Last word of a place or country phrase → the most words such a phrase has. */
-const PLACE_LAST: ReadonlyMap<string, number> = (() => {
-  const out = new Map<string, number>();
-  for (const phrase of [...PLACES, ...COUNTRY_WORDS.keys()]) {
-    const parts = phrase.split(' ');
-    const last = parts[parts.length - 1] as string;
-    out.set(last, Math.max(out.get(last) ?? 0, parts.length));
-  }
-  return out;
-})();
 
 /** The longest phrase length in either map (phrases are looked up by word count). */
 export const MAX_PLACE_WORDS = 5;
@@ -137,23 +157,25 @@ export const MAX_PLACE_WORDS = 5;
  * the range).
  */
 export function trailingPlaceLength(tokens: readonly string[], start: number, end: number): number {
-  const most = PLACE_LAST.get(tokens[end - 1] as string);
+  const { placeLast, places, countryWords } = placeTables();
+  const most = placeLast.get(tokens[end - 1] as string);
   if (most === undefined) return 0;
   for (let n = Math.min(most, MAX_PLACE_WORDS, end - start - 1); n >= 1; n--) {
     const phrase = n === 1 ? (tokens[end - 1] as string) : tokens.slice(end - n, end).join(' ');
-    if (PLACES.has(phrase) || COUNTRY_WORDS.has(phrase)) return n;
+    if (places.has(phrase) || countryWords.has(phrase)) return n;
   }
   return 0;
 }
 
 /** Whether the words `tokens` are one place or country (or a run of them: "Utrecht NL"). */
 export function isPlace(tokens: readonly string[]): boolean {
+  const { places, countryWords } = placeTables();
   let end = tokens.length;
   while (end > 0) {
     let n = Math.min(MAX_PLACE_WORDS, end);
     for (; n >= 1; n--) {
       const phrase = tokens.slice(end - n, end).join(' ');
-      if (PLACES.has(phrase) || COUNTRY_WORDS.has(phrase)) break;
+      if (places.has(phrase) || countryWords.has(phrase)) break;
     }
     if (n === 0) return false;
     end -= n;

@@ -20,7 +20,7 @@
  */
 import { keyInitials } from '../../indexes/match/businesses.js';
 import { docFrequency, type TokenIndex } from '../../indexes/match/token-index.js';
-import { CANONICAL_COUNTRIES, PLACES } from '../../normalise/company-places.js';
+import { canonicalCountries, placeNames } from '../../normalise/company-places.js';
 import { STOP_WORDS, WEAK_WORDS } from './company-score.js';
 import { nearTokens } from '../../normalise/similarity.js';
 import { formConflict, type CompanyContext, type QueryName } from './company-search.js';
@@ -75,9 +75,9 @@ const SCOPE_WORDS: ReadonlySet<string> = new Set([
 
 /** Whether a word names a place, a country, a scope or a number in a series: a qualifier of a name. */
 export function isQualifier(word: string): boolean {
-  if (SCOPE_WORDS.has(word) || CANONICAL_COUNTRIES.has(word)) return true;
+  if (SCOPE_WORDS.has(word) || canonicalCountries().has(word)) return true;
   if (/^[0-9]/.test(word) || /^(?:i{1,3}|iv|v|vi{1,3}|ix|x|xi{1,3})$/.test(word)) return true;
-  return word.length >= 4 && PLACES.has(word);
+  return word.length >= 4 && placeNames().has(word);
 }
 
 /** The weight of agreeing on a word that `df` of `n` names have: ln(n / df), the unknown word's at most. */
