@@ -31,7 +31,7 @@ import type { StateDb } from './state/db.js';
 import { openState, STATE_ENV, stateOnConnection } from './state/open.js';
 import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
-import { loadSnapshot, type LoadOptions, type LoadReport } from './store/load.js';
+import type { LoadOptions, LoadReport } from './store/load.js';
 import { getMeta, isWalFile, openDatabase, type Db } from './store/open.js';
 import { countStatements, hasStateTables } from './store/sql/meta.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
@@ -228,6 +228,9 @@ export function openEngine(options: EngineOptions = {}): Engine {
     async load(snapshot, loadOptions = {}) {
       ensureOpen();
       const target = current;
+      // The loader (stream readers, worker pool, validation) is imported by the first load: a process
+      // that only answers requests never pays for it.
+      const { loadSnapshot } = await import('./store/load.js');
       try {
         const report = await loadSnapshot(target.db, snapshot, { now: clock, ...loadOptions });
         loadedInProcess(target.db); // its indexes are built on first use without a notice

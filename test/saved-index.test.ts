@@ -11,7 +11,7 @@ import { openEngine, type Engine } from '../src/engine.js';
 import { Bitset } from '../src/indexes/bitset.js';
 import { businessIndex, type BusinessIndex } from '../src/indexes/businesses.js';
 import { savedIndex } from '../src/indexes/persist.js';
-import { prospectIndex, type ProspectIndex } from '../src/indexes/prospects.js';
+import { PROSPECT_INDEX_FORM, prospectIndex, type ProspectIndex } from '../src/indexes/prospects.js';
 import type { ProspectFilters } from '../src/schemas/filters.js';
 import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
 import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
@@ -45,7 +45,7 @@ describe('saved indexes', () => {
       throw new Error('rebuilt instead of read back');
     };
     const b = reader.indexes.get(savedIndex<BusinessIndex>('search.businessIndex', notBuilt));
-    const p = reader.indexes.get(savedIndex<ProspectIndex>('search.prospectIndex', notBuilt));
+    const p = reader.indexes.get(savedIndex('search.prospectIndex', notBuilt, PROSPECT_INDEX_FORM));
     expect(b).toEqual(built.b);
     expect(p).toEqual(built.p);
     expect(p.all).toBeInstanceOf(Bitset);

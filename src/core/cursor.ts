@@ -7,7 +7,7 @@
  * other filters, mode or API version, decodes to `{ok: false, reason}`.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Packr } from 'msgpackr';
+import { Packr } from 'msgpackr/pack';
 import { kind, type Context } from '../runtime/context.js';
 import { getMeta, setMeta, type Db } from '../store/open.js';
 

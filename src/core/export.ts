@@ -23,6 +23,7 @@ import {
   type ProspectsExportRequest as ProspectsExportInput,
 } from '../schemas/export.js';
 import { getMeta } from '../store/open.js';
+import { useNativeStringDecoding } from '../store/codec.js';
 import {
   CONFLICT_MESSAGE,
   readConnection,
@@ -163,6 +164,7 @@ export function exportProspects(engine: Context, request: ProspectsExportInput =
     release(engine, set);
     throw e;
   }
+  useNativeStringDecoding();
   return walk(engine, set, 'prospects', r.mode);
 }
 
@@ -179,5 +181,6 @@ export function exportBusinesses(engine: Context, request: BusinessesExportInput
     release(engine, set);
     throw e;
   }
+  useNativeStringDecoding();
   return walk(engine, set, 'businesses', r.mode);
 }

@@ -23,8 +23,9 @@ import './format/strings.js';
  * 3: the typed-array container (2 was V8 structured serialisation of the whole index).
  * 4: the business match index holds the exact-name table (`byFullName`); leading legal forms are read
  * only where they stand in front (name keys changed).
+ * 5: the prospect search index is saved in parts read on first access (facets, range columns).
  */
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one

@@ -23,9 +23,6 @@ export interface CompanyName {
  * (UG, ME, EIRELI, G.K., DAC, AB (publ)), which only matching strips ({@link companyMatchName}).
  */
 const KEY_KEEPS: ReadonlySet<string> = new Set(['ug', 'me', 'eireli', 'gk', 'g k', 'dac', 'publ', 'ab publ']);
-const LEGAL_FORMS: readonly string[] = LEGAL_FORM_SPELLINGS.map(([spelling]) => spelling).filter(
-  (spelling) => !KEY_KEEPS.has(spelling),
-);
 
 /** Weak words: dropped from `core` (never from `key`). */
 const WEAK_WORDS: ReadonlySet<string> = new Set(
@@ -59,14 +56,51 @@ function formsByLastToken(forms: readonly string[]): FormsByLastToken {
   return byLast;
 }
 
-const FORMS_BY_LAST_TOKEN = formsByLastToken(LEGAL_FORMS);
+/**
+ * The legal-form tables, built from the generated list on first use (a few thousand spellings: most of
+ * this module's import time, which a process that never normalises a company name should not pay).
+ */
+interface FormTables {
+  /** Last token → the stripped legal forms of the stored key that end with it, longest first. */
+  byLastToken: FormsByLastToken;
+  /** Folded spelling → legal form. */
+  forms: ReadonlyMap<string, FormEntry>;
+  /** Edge word → the most words a legal form ending with it has. */
+  formLast: ReadonlyMap<string, number>;
+  /** Edge word → the most words a leading legal form starting with it has. */
+  formFirst: ReadonlyMap<string, number>;
+  /** Countries of each legal-form class used in a few jurisdictions only. */
+  classCountries: ReadonlyMap<string, ReadonlySet<string>>;
+}
+let formTables: FormTables | undefined;
+function legalForms(): FormTables {
+  formTables ??= {
+    byLastToken: formsByLastToken(
+      LEGAL_FORM_SPELLINGS.map(([spelling]) => spelling).filter((spelling) => !KEY_KEEPS.has(spelling)),
+    ),
+    forms: new Map(
+      LEGAL_FORM_SPELLINGS.map(([spelling, klass, countries, leading]) => [
+        spelling,
+        {
+          klass,
+          leading: leading === 1,
+          countries: countries === '' || klass === '-' ? null : new Set(countries.split(' ')),
+        },
+      ]),
+    ),
+    formLast: edgeWords(false),
+    formFirst: edgeWords(true),
+    classCountries: classCountries(),
+  };
+  return formTables;
+}
 
 /** How many trailing tokens form a legal form that may be stripped (0 when none, or it is the whole name). */
 function legalFormLength(
   tokens: readonly string[],
   start: number,
   end: number,
-  byLast: FormsByLastToken = FORMS_BY_LAST_TOKEN,
+  byLast: FormsByLastToken = legalForms().byLastToken,
 ): number {
   if (end - start < 2) return 0;
   const forms = byLast.get(tokens[end - 1] as string);
@@ -86,7 +120,7 @@ function legalFormLength(
   return 0;
 }
 
-function companyTokens(name: string, byLast: FormsByLastToken = FORMS_BY_LAST_TOKEN): string[] {
+function companyTokens(name: string, byLast: FormsByLastToken = legalForms().byLastToken): string[] {
   const all = words(name);
   let start = 0;
   while (all.length - start > 1 && all[start] === 'the') start++;
@@ -179,17 +213,6 @@ interface FormEntry {
   countries: ReadonlySet<string> | null;
 }
 
-/** Folded spelling → legal form (generated from the ELF list, `legal-forms.generated.ts`). */
-const FORMS: ReadonlyMap<string, FormEntry> = new Map(
-  LEGAL_FORM_SPELLINGS.map(([spelling, klass, countries, leading]) => [
-    spelling,
-    {
-      klass,
-      leading: leading === 1,
-      countries: countries === '' || klass === '-' ? null : new Set(countries.split(' ')),
-    },
-  ]),
-);
 /** Edge word → the most words a legal form ending (or, leading, starting) with it has. */
 function edgeWords(leading: boolean): Map<string, number> {
   const out = new Map<string, number>();
@@ -201,15 +224,13 @@ function edgeWords(leading: boolean): Map<string, number> {
   }
   return out;
 }
-const FORM_LAST = edgeWords(false);
-const FORM_FIRST = edgeWords(true);
 const MAX_FORM_WORDS = 6;
 
 /**
  * Countries that use each legal-form class, for the classes used in a few jurisdictions only ("GmbH",
  * "K.K."); a class used in many (Ltd, Inc, SA) says nothing about the country.
  */
-const CLASS_COUNTRIES: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+function classCountries(): Map<string, ReadonlySet<string>> {
   const byClass = new Map<string, Set<string>>();
   for (const [, klass, countries] of LEGAL_FORM_SPELLINGS) {
     const set = byClass.get(klass) ?? new Set<string>();
@@ -220,11 +241,11 @@ const CLASS_COUNTRIES: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const out = new Map<string, ReadonlySet<string>>();
   for (const [klass, set] of byClass) if (!set.has('*') && set.size <= 8) out.set(klass, set);
   return out;
-})();
+}
 
 /** Whether legal form class `klass` is never used in `country` (false when unknown or widely used). */
 export function formClassOutsideCountry(klass: string, country: string): boolean {
-  const countries = CLASS_COUNTRIES.get(klass);
+  const countries = legalForms().classCountries.get(klass);
   return countries !== undefined && !countries.has(country);
 }
 
@@ -289,7 +310,7 @@ export function companyMatchName(name: string, country: string | null = null): C
     }
     const n = formAt(tokens, start, end, true, country);
     if (n > 0 && hasWord(tokens, start + n, end)) {
-      const klass = (FORMS.get(tokens.slice(start, start + n).join(' ')) as FormEntry).klass;
+      const klass = (legalForms().forms.get(tokens.slice(start, start + n).join(' ')) as FormEntry).klass;
       if (klass !== '-') forms.push(klass);
       start += n;
       moved = true;
@@ -309,7 +330,7 @@ export function companyMatchName(name: string, country: string | null = null): C
     }
     const n = formAt(tokens, start, end, false);
     if (n > 0 && hasName(tokens, start, end - n)) {
-      const klass = (FORMS.get(tokens.slice(end - n, end).join(' ')) as FormEntry).klass;
+      const klass = (legalForms().forms.get(tokens.slice(end - n, end).join(' ')) as FormEntry).klass;
       if (klass !== '-') trailing.push(klass);
       end -= n;
       moved = true;
@@ -396,7 +417,7 @@ function distinctive(word: string): boolean {
 function hasWord(tokens: readonly string[], start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const t = tokens[i] as string;
-    if (t.length >= 3 && distinctive(t) && !FORMS.has(t)) return true;
+    if (t.length >= 3 && distinctive(t) && !legalForms().forms.has(t)) return true;
   }
   return false;
 }
@@ -450,12 +471,12 @@ function formAt(
   country: string | null = null,
 ): number {
   const edge = tokens[leading ? start : end - 1] as string;
-  const most = (leading ? FORM_FIRST : FORM_LAST).get(edge);
+  const most = (leading ? legalForms().formFirst : legalForms().formLast).get(edge);
   if (most === undefined) return 0;
   for (let n = Math.min(most, MAX_FORM_WORDS, end - start - 1); n >= 1; n--) {
     const phrase =
       n === 1 ? edge : (leading ? tokens.slice(start, start + n) : tokens.slice(end - n, end)).join(' ');
-    const form = FORMS.get(phrase);
+    const form = legalForms().forms.get(phrase);
     if (form === undefined) continue;
     if (!leading) return n;
     if (form.leading && (country === null || form.countries === null || form.countries.has(country)))
@@ -473,7 +494,7 @@ function formAt(
 export function splitLegalForms(tokens: readonly string[]): { name: string[]; forms: string[] } {
   const forms: string[] = [];
   const klass = (from: number, to: number) =>
-    (FORMS.get(tokens.slice(from, to).join(' ')) as FormEntry).klass;
+    (legalForms().forms.get(tokens.slice(from, to).join(' ')) as FormEntry).klass;
   let start = 0;
   let end = tokens.length;
   for (let n = formAt(tokens, start, end, true); n > 0; n = formAt(tokens, start, end, true)) {
@@ -503,7 +524,7 @@ function leadingForms(tokens: readonly string[]): number {
   let i = 0;
   while (i < tokens.length) {
     let n = Math.min(MAX_FORM_WORDS, tokens.length - i);
-    for (; n >= 1; n--) if (FORMS.has(tokens.slice(i, i + n).join(' '))) break;
+    for (; n >= 1; n--) if (legalForms().forms.has(tokens.slice(i, i + n).join(' '))) break;
     if (n === 0) break;
     i += n;
   }

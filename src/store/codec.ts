@@ -18,7 +18,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { Packr, Unpackr } from 'msgpackr';
+import { Packr, Unpackr } from 'msgpackr/pack';
 import type { ZodObject } from 'zod';
 import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
 import type { Db } from './db.js';
@@ -26,6 +26,16 @@ import { PROSPECT_STRUCTURES, RECORD_DICTIONARY } from './record-dictionary.js';
 import { metaStatements } from './sql/meta.js';
 import { LOAD_SCHEMAS } from './validate.js';
 import { unpackWire, WIRE_KEYS, type WireStream } from './wire.js';
+
+/**
+ * msgpackr's entry without native string extraction: its `msgpackr-extract` addon costs a tenth of the
+ * package's import while a page of records decodes as fast without it. A bulk read (an export) asks for
+ * it here; the loader's stream reader imports the full entry, which turns it on for every unpacker.
+ */
+let nativeStrings: Promise<unknown> | undefined;
+export function useNativeStringDecoding(): void {
+  nativeStrings ??= import('msgpackr').catch(() => undefined);
+}
 
 /** The one MessagePack codec for event payloads (plain maps, any reader decodes them). */
 export const docCodec = new Packr({ useRecords: false, moreTypes: false });

@@ -6,7 +6,7 @@
  * `unpack` included, decodes what it writes into the same value. Anything else (`undefined`, a
  * `Date`, a typed array, a non-finite number) is handed to msgpackr.
  */
-import { Packr } from 'msgpackr';
+import { Packr } from 'msgpackr/pack';
 
 const fallback = new Packr({ useRecords: false, moreTypes: false });
 

@@ -24,7 +24,7 @@
  * (businesses, full only) = the snapshot's `{name, type}` entries, `[]` when there are none.
  */
 import * as crypto from 'node:crypto';
-import { Packr } from 'msgpackr';
+import { Packr } from 'msgpackr/pack';
 import { packJson } from './msgpack.js';
 import { COUNTRY_NAME_BY_CODE, LEGACY_JOB_LEVELS, REGION_NAME_BY_CODE } from '../schemas/enums.js';
 import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';

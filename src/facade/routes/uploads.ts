@@ -2,7 +2,7 @@
  * `POST /v2/async/entity-id-datasets/upload`: multipart form (`file`, `entity_type`, `name`,
  * `description`, all required) parsed with busboy; camelCase response without `response_context`.
  */
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { createList, MAX_CSV_BYTES, MAX_LIST_DESCRIPTION, MAX_LIST_ROWS } from '../../jobs/index.js';
 import { EngineError, type ValidationIssue } from '../../errors.js';
 import type { Route } from '../types.js';
@@ -13,12 +13,13 @@ interface Form {
   truncated: boolean;
 }
 
-/** Parses a multipart body with busboy. */
-export function parseMultipart(body: Buffer, contentType: string): Promise<Form> {
+/** Parses a multipart body with busboy (imported on the first upload: no other request needs it). */
+export async function parseMultipart(body: Buffer, contentType: string): Promise<Form> {
+  const { default: parser } = await import('busboy');
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({
+      bb = parser({
         headers: { 'content-type': contentType },
         // Fields beyond the longest documented one are cut (then refused by `createList`), parts capped.
         limits: {
