@@ -29,6 +29,11 @@ const BATCH_BYTES = 1 << 20;
 const THREADED_MIN_BYTES = 1 << 20;
 /** Batches in flight per worker: one being prepared, one queued, so a worker never waits. */
 const IN_FLIGHT = 2;
+/**
+ * Batches read ahead per worker (given to a worker, queued, or prepared and not yet inserted): room for
+ * this thread to prepare queued batches while the oldest one is still on a worker.
+ */
+const READ_AHEAD = 4;
 
 /**
  * What starts a worker thread running the module `name` (without extension) beside the module of
@@ -57,9 +62,10 @@ export function workerSpawner(base: string, name: string, workerData: unknown): 
  * Workers that turn raw JSON lines into prepared rows. This thread reads and decompresses the file
  * (zlib runs on the libuv pool), cuts it at line ends into batches it transfers to the least busy
  * worker, and consumes the results in order: line numbers, bad-line reasons and duplicate detection
- * are the same as on the single-thread path. When every worker already has `IN_FLIGHT` batches, this
- * thread prepares the batch itself instead of waiting: it is one of the load's threads, and its own
- * share of the work (the inserts) is smaller than a worker's, so waiting would leave a core idle.
+ * are the same as on the single-thread path. A batch read while every worker already has `IN_FLIGHT`
+ * batches waits in a queue: the next worker to finish takes it, or this thread prepares it when the
+ * batch it must insert next is still on a worker. This thread is one of the load's threads, and its own
+ * share of the work (the inserts) is smaller than a worker's: waiting would leave a core idle.
  */
 export class LoadPool {
   private constructor(private readonly workers: Worker[]) {}
@@ -119,12 +125,28 @@ export class LoadPool {
       for (const w of waiting.values()) w.reject(e);
       waiting.clear();
     };
-    const onMessages = this.workers.map((_, i) => (batch: PreparedBatch) => {
-      busy[i]!--;
-      attachBlobs(batch);
+    // Batches read but not yet given to anyone: the next free worker takes the oldest, and this thread
+    // prepares the oldest itself when the batch it must insert next is not ready yet.
+    const queued: { s: number; bytes: Uint8Array }[] = [];
+    const ready = new Set<number>();
+    const settle = (batch: PreparedBatch) => {
+      ready.add(batch.seq);
       const w = waiting.get(batch.seq);
       waiting.delete(batch.seq);
       w?.resolve(batch);
+    };
+    const send = (w: number, s: number, bytes: Uint8Array) => {
+      busy[w]!++;
+      this.workers[w]!.postMessage({ type: 'batch', seq: s, firstLine: 1, bytes } satisfies WorkerMessage, [
+        bytes.buffer as ArrayBuffer,
+      ]);
+    };
+    const onMessages = this.workers.map((_, i) => (batch: PreparedBatch) => {
+      busy[i]!--;
+      attachBlobs(batch);
+      settle(batch);
+      const next = queued.shift();
+      if (next && failure === undefined) send(i, next.s, next.bytes);
     });
     const onExit = (code: number) => fail(new Error(`load worker exited (${code})`));
     this.workers.forEach((w, i) => {
@@ -140,27 +162,31 @@ export class LoadPool {
     let linesBefore = 0;
     const dispatch = (bytes: Uint8Array) => {
       const s = seq++;
-      let w = 0;
-      for (let i = 1; i < busy.length; i++) if (busy[i]! < busy[w]!) w = i;
-      if (busy.length === 0 || busy[w]! >= IN_FLIGHT) {
-        local ??= preparer(setup);
-        results.push(Promise.resolve(prepareLines(local, { seq: s, firstLine: 1, bytes })));
-        return;
-      }
       results.push(
         new Promise<PreparedBatch>((resolve, reject) => {
           if (failure !== undefined) reject(failure);
           else waiting.set(s, { resolve, reject });
         }),
       );
-      busy[w]!++;
-      this.workers[w]!.postMessage({ type: 'batch', seq: s, firstLine: 1, bytes } satisfies WorkerMessage, [
-        bytes.buffer as ArrayBuffer,
-      ]);
+      let w = 0;
+      for (let i = 1; i < busy.length; i++) if (busy[i]! < busy[w]!) w = i;
+      if (busy[w]! < IN_FLIGHT) send(w, s, bytes);
+      else queued.push({ s, bytes });
+    };
+    const prepareHere = () => {
+      const { s, bytes } = queued.shift()!;
+      if (!waiting.has(s)) return; // failed meanwhile
+      local ??= preparer(setup);
+      settle(prepareLines(local, { seq: s, firstLine: 1, bytes }));
     };
     const drain = async (keep: number) => {
       while (seq - consumed > keep) {
+        if (!ready.has(consumed) && queued.length > 0 && failure === undefined) {
+          prepareHere();
+          continue;
+        }
         const batch = await results[consumed]!;
+        ready.delete(consumed);
         delete results[consumed];
         consumed++;
         if (linesBefore > 0)
@@ -183,7 +209,7 @@ export class LoadPool {
         dispatch(buf.subarray(0, cut));
         buf = next;
         size = rest;
-        await drain(final ? 0 : IN_FLIGHT * this.workers.length + 1);
+        await drain(final ? 0 : READ_AHEAD * this.workers.length);
       };
       const append = async (chunk: Uint8Array) => {
         if (size + chunk.length > buf.length) {
