@@ -19,8 +19,8 @@ export function buildIndexes(engine: Context): number {
 
 /**
  * {@link buildIndexes} on `threads` threads (default: the cores available; 1: this thread only): this
- * thread builds the prospect search index while workers build the others on read-only connections and
- * send them back to be saved. The file gets the same saved indexes, byte for byte; resolves with the
+ * thread builds the search and autocomplete indexes while workers build the match indexes on read-only
+ * connections and send them back to be saved. The file gets the same saved indexes, byte for byte; resolves with the
  * milliseconds it took.
  * @example await engine.load(DEMO_SNAPSHOT); await buildIndexesThreaded(engine, { threads: 2 });
  */

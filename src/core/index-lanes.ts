@@ -1,8 +1,8 @@
 /**
  * The saved indexes a build makes, cut into lanes that can be built at the same time on different
  * threads (`buildIndexesThreaded` in `warm.ts`, `index-worker.ts`). A lane builds what its indexes are
- * built from (the business search or match index) itself when it is not in the lane: a few hundred ms
- * of repeated work bought for lanes that never wait on each other.
+ * built from itself when it is not in the lane (the prospect match lane builds the business match index
+ * again, ~1 s at 200k prospects): repeated work bought for lanes that never wait on each other.
  */
 import { businessIndex } from '../indexes/businesses.js';
 import { businessInitialsIndex, businessMatchIndex, businessNameIndex } from '../indexes/match/businesses.js';
@@ -10,21 +10,8 @@ import { otherNameIndex, otherNameTokens } from '../indexes/match/other-names.js
 import { prospectMatchIndex } from '../indexes/match/prospects.js';
 import { prospectIndex } from '../indexes/prospects.js';
 import type { Context } from '../runtime/context.js';
-import { AUTOCOMPLETE_FIELDS, type AutocompleteField } from '../schemas/enums.js';
+import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
 import { completionIndex } from './autocomplete.js';
-
-/** Completion fields whose candidates count prospects too (they read the prospect search index). */
-const PROSPECT_FIELDS: ReadonlySet<AutocompleteField> = new Set([
-  'country',
-  'country_code',
-  'region_country_code',
-  'job_title',
-  'job_department',
-  'job_level',
-  'company_name',
-  'skills',
-  'interests',
-]);
 
 /** Every saved index by step name, each built (or read back) by its function. */
 export const INDEX_STEPS: Readonly<Record<string, (engine: Context) => unknown>> = {
@@ -41,18 +28,15 @@ export const INDEX_STEPS: Readonly<Record<string, (engine: Context) => unknown>>
   ),
 };
 
-const completions = (prospects: boolean) =>
-  AUTOCOMPLETE_FIELDS.filter((f) => PROSPECT_FIELDS.has(f) === prospects).map(
-    (f) => `search.autocomplete.${f}`,
-  );
+const COMPLETIONS = AUTOCOMPLETE_FIELDS.map((f) => `search.autocomplete.${f}`);
 
 /**
- * The lanes, costliest first (CPU measured at 200k prospects: ~8 s, ~4 s, ~2.5 s): the prospect search
- * index and the completions read from it; the prospect match index; the business search and match
- * indexes with the other completions. Run in this order on one thread they are the whole build.
+ * The lanes, costliest first (CPU measured at 200k prospects: ~8 s, ~4.5 s, ~1.5 s): the search indexes
+ * and the completions (read from them); the prospect match index; the business match indexes. Run in
+ * this order on one thread they are the whole build.
  */
 export const INDEX_LANES: readonly (readonly string[])[] = [
-  ['search.businessIndex', 'search.prospectIndex', ...completions(true)],
+  ['search.businessIndex', 'search.prospectIndex', ...COMPLETIONS],
   ['match.prospects'],
   [
     'match.businesses',
@@ -60,7 +44,6 @@ export const INDEX_LANES: readonly (readonly string[])[] = [
     'match.businesses.initials',
     'match.businesses.otherNames',
     'match.businesses.otherNames.tokens',
-    ...completions(false),
   ],
 ];
 
