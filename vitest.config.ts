@@ -50,6 +50,7 @@ const INTEGRATION = [
   'test/generate.test.ts',
   'test/index-format.saved.test.ts',
   'test/live-examples.test.ts',
+  'test/load.threads.test.ts',
   'test/match.curve.test.ts',
   'test/match.persons.real.test.ts',
   'test/match.quality.test.ts',

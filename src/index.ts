@@ -73,7 +73,7 @@ export type {
 export type { CurvePoint, EvaluatedEntity, EvaluatedRow, Evaluation, Scores } from './core/match/evaluate.js';
 export { serve } from './serve/on-demand.js';
 export type { RunningServer, ServeOptions } from './serve/index.js';
-export { buildIndexes, warmEngine } from './api/warm.js';
+export { buildIndexes, buildIndexesThreaded, warmEngine } from './api/warm.js';
 export { exportBusinesses, exportColumns, exportProspects, writeExport } from './api/export.js';
 export type { RecordExport } from './core/export.js';
 export type { BusinessesExportRequest, ProspectsExportRequest } from './schemas/export.js';

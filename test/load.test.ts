@@ -339,11 +339,11 @@ describe('snapshot loader', () => {
       keys: takeProspectKeys(e.db, getMeta(e.db, 'hash_prospects')),
     });
     const single = open();
-    const one = await single.load(gz, { threads: 0 });
+    const one = await single.load(gz, { threads: 1 });
     const threaded = open();
-    const two = await threaded.load(plain, { threads: 1 });
+    const two = await threaded.load(plain, { threads: 2 });
     const gzThreaded = open();
-    const three = await gzThreaded.load(gz, { threads: 2 });
+    const three = await gzThreaded.load(gz, { threads: 3 });
     expect(one.issues.map((i) => [i.line, i.reason.split(':')[0]])).toEqual([
       [701, 'invalid JSON'],
       [1201, 'naics'],

@@ -55,6 +55,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const ROOT_FUNCTIONS = [
   'autocomplete',
   'buildIndexes',
+  'buildIndexesThreaded',
   'businessStats',
   'evaluateMatches',
   'exportBusinesses',

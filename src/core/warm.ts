@@ -2,43 +2,123 @@
  * Builds (or reads back) the in-memory indexes ahead of the first query. In core, not in indexes/: it
  * warms what the operations build on first use too (stats tabs, completion indexes, the schema compiler).
  */
+import type { Worker } from 'node:worker_threads';
 import { businessIndex } from '../indexes/businesses.js';
 import { businessEventIndex } from '../indexes/events.js';
 import { businessInitialsIndex, businessMatchIndex, businessNameIndex } from '../indexes/match/businesses.js';
 import { otherNameIndex, otherNameTokens } from '../indexes/match/other-names.js';
 import { prospectMatchIndex } from '../indexes/match/prospects.js';
-import { buildingIndexes } from '../indexes/persist.js';
+import { buildingIndexes, saveIndexBytes } from '../indexes/persist.js';
 import { prospectIndex } from '../indexes/prospects.js';
 import type { Context } from '../runtime/context.js';
 import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
+import { loadThreads } from '../store/load.js';
+import { handOffProspectKeys, takeProspectKeys } from '../store/load-keys.js';
+import { workerSpawner } from '../store/load-pool.js';
+import { getMeta } from '../store/open.js';
 import { completionIndex } from './autocomplete.js';
 import { cursorScope, encodeCursor } from './cursor.js';
+import { INDEX_STEPS, INDEX_WORKER_TAG, lanesFor } from './index-lanes.js';
+import type { IndexJob, IndexWorkerMessage } from './index-worker.js';
 import { compileOutputSchema } from './research/schema.js';
 import { businessStats, prospectStats } from './stats.js';
 
 /**
  * Builds every saved index of the engine's current data (search, match and autocomplete, businesses and
- * prospects)
- * and, on a writable file, saves them in it (see `indexes/persist.ts`), so that every later process
- * starts answering at once. Returns the milliseconds it took. `prospectdb load` and `prospectdb index`
- * run it.
+ * prospects) on this thread and, on a writable file, saves them in it (see `indexes/persist.ts`), so
+ * that every later process starts answering at once. Returns the milliseconds it took.
+ * {@link buildIndexesThreaded} spreads the same work over threads.
  * @example await engine.load('snapshot/'); buildIndexes(engine);
  */
 export function buildIndexes(engine: Context): number {
   const started = performance.now();
   buildingIndexes(engine, () => {
-    businessIndex(engine);
-    prospectIndex(engine);
-    businessMatchIndex(engine);
-    businessNameIndex(engine);
-    businessInitialsIndex(engine);
-    otherNameIndex(engine);
-    otherNameTokens(engine);
-    prospectMatchIndex(engine);
-    for (const field of AUTOCOMPLETE_FIELDS) completionIndex(engine, field);
+    for (const step of lanesFor(1)[0]!) INDEX_STEPS[step]!(engine);
   });
   cursorSecret(engine);
   return performance.now() - started;
+}
+
+/**
+ * {@link buildIndexes} on `threads` threads (default: the cores available; 1 builds everything on this
+ * thread): this thread builds the costliest lane of indexes (`index-lanes.ts`) while workers build the
+ * others on read-only connections to the file and send their saved bytes back; this thread saves them.
+ * The file ends up with the same saved indexes, byte for byte. Indexes a worker built are not kept in
+ * this engine's memory: they are read from the file on first use (as any later process does). An
+ * in-memory or read-only engine, or a worker that fails, builds on this thread. Resolves with the
+ * milliseconds it took. `prospectdb load` and `prospectdb index` run it.
+ * @example await engine.load('snapshot/'); await buildIndexesThreaded(engine, { threads: 2 });
+ */
+export async function buildIndexesThreaded(
+  engine: Context,
+  options: { threads?: number } = {},
+): Promise<number> {
+  const threads = loadThreads(options.threads);
+  const spawn =
+    threads > 1 && engine.path !== ':memory:' && !engine.settings.readonly
+      ? workerSpawner(import.meta.url, 'index-worker', { tag: INDEX_WORKER_TAG })
+      : undefined;
+  if (!spawn) return buildIndexes(engine);
+  const started = performance.now();
+  const [own, ...others] = lanesFor(threads);
+  // The prospect keys the load handed off go to the lane that builds the prospect match index.
+  const hash = getMeta(engine.db, 'hash_prospects');
+  const keyLane = others.findIndex((lane) => lane.includes('match.prospects'));
+  const keys = keyLane >= 0 && hash !== undefined ? takeProspectKeys(engine.db, hash) : undefined;
+  const lanes = others.map((steps, i) =>
+    runLane(spawn, {
+      path: engine.path,
+      steps,
+      keys: i === keyLane && keys && hash !== undefined ? { hash, keys } : undefined,
+    }),
+  );
+  buildingIndexes(engine, () => {
+    for (const step of own!) INDEX_STEPS[step]!(engine);
+  });
+  for (const [i, lane] of lanes.entries()) {
+    const outcome = await lane;
+    if (outcome.ok) {
+      for (const m of outcome.indexes) saveIndexBytes(engine.db, m.name, m.stamp, m.bytes);
+      continue;
+    }
+    // The worker failed: this thread builds its lane (with the keys it was given back).
+    if (i === keyLane && keys && hash !== undefined) handOffProspectKeys(engine.db, hash, keys);
+    buildingIndexes(engine, () => {
+      for (const step of others[i]!) INDEX_STEPS[step]!(engine);
+    });
+  }
+  cursorSecret(engine);
+  return performance.now() - started;
+}
+
+/** One lane built by a worker: its indexes' saved bytes, or the reason it failed. */
+type LaneOutcome =
+  { ok: true; indexes: { name: string; stamp: string; bytes: Uint8Array }[] } | { ok: false; reason: string };
+
+function runLane(spawn: () => Worker, job: IndexJob): Promise<LaneOutcome> {
+  return new Promise((resolve) => {
+    const indexes: { name: string; stamp: string; bytes: Uint8Array }[] = [];
+    let worker: Worker;
+    try {
+      worker = spawn();
+    } catch (e) {
+      resolve({ ok: false, reason: (e as Error).message });
+      return;
+    }
+    const end = (outcome: LaneOutcome) => {
+      worker.removeAllListeners('message');
+      resolve(outcome);
+      void worker.terminate();
+    };
+    worker.on('message', (m: IndexWorkerMessage) => {
+      if (m.type === 'index') indexes.push(m);
+      else if (m.type === 'done') end({ ok: true, indexes });
+      else end({ ok: false, reason: m.message });
+    });
+    worker.once('error', (e) => end({ ok: false, reason: e.message }));
+    worker.once('exit', (code) => end({ ok: false, reason: `index worker exited (${code})` }));
+    worker.postMessage(job);
+  });
 }
 
 /**

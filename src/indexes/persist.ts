@@ -173,9 +173,44 @@ function readSaved(db: Db, name: string, stamp: string): unknown {
   }
 }
 
-function writeSaved(db: Db, name: string, stamp: string, tree: unknown): void {
+/** Where the indexes built on a database go instead of its file (see {@link sendingIndexes}). */
+const sinks = new WeakMap<Db, IndexSink>();
+
+/** Receives a built index in its saved form: its name, stamp and container bytes. */
+export type IndexSink = (name: string, stamp: string, bytes: Uint8Array) => void;
+
+/**
+ * Runs `fn` (index builds on `db`) with every index it builds and would save handed to `sink` instead:
+ * an index worker builds on a read-only connection and sends the bytes to the thread that writes the
+ * file, which saves them with {@link saveIndexBytes}.
+ */
+export function sendingIndexes<T>(db: Db, sink: IndexSink, fn: () => T): T {
+  sinks.set(db, sink);
   try {
-    const bytes = encodeIndex(tree);
+    return fn();
+  } finally {
+    sinks.delete(db);
+  }
+}
+
+function writeSaved(db: Db, name: string, stamp: string, tree: unknown): void {
+  let bytes: Uint8Array;
+  try {
+    bytes = encodeIndex(tree);
+  } catch {
+    return; // Saving is an optimisation: an index that cannot be encoded stays in memory only.
+  }
+  const sink = sinks.get(db);
+  if (sink) sink(name, stamp, bytes);
+  else saveIndexBytes(db, name, stamp, bytes);
+}
+
+/**
+ * Saves the container bytes of index `name` (built for the data of `stamp`) in `db`, replacing its
+ * previous copy; a busy or full database leaves the file without it (the index is rebuilt on use).
+ */
+export function saveIndexBytes(db: Db, name: string, stamp: string, bytes: Uint8Array): void {
+  try {
     db.exec(INDEX_CACHE_DDL);
     const remove = db.prepare(INDEX_CACHE_SQL.remove);
     const insert = db.prepare(INDEX_CACHE_SQL.insert);

@@ -3,6 +3,30 @@
  * builds each row's values. A change here is a change there.
  */
 import type { StreamName } from '../snapshot/files.js';
+import type { CompanyColumns } from './derive.js';
+
+/** The columns a prospect inherits from its employer (`derive.ts` `CompanyColumns`), in INSERT order. */
+export const COMPANY_COLUMNS = [
+  'company_name',
+  'company_website',
+  'company_linkedin',
+  'company_size',
+  'company_revenue',
+  'company_age',
+  'company_locations',
+  'company_country_code',
+  'company_region_country_code',
+  'company_city_region_country',
+  'company_naics',
+  'company_is_public',
+  'company_has_website',
+] as const satisfies readonly (keyof CompanyColumns)[];
+
+/**
+ * The columns of `LOAD_SQL.companies` in order, as the prospects stream's workers receive them:
+ * `business_id` first, then what each prospect of the business takes.
+ */
+export const COMPANY_FIELDS = ['business_id', 'business_rowid', ...COMPANY_COLUMNS] as const;
 
 /** The columns each stream's INSERT binds, in the order `load-worker.ts` builds the values. */
 export const COLUMNS: Record<StreamName, readonly string[]> = {
@@ -50,19 +74,7 @@ export const COLUMNS: Record<StreamName, readonly string[]> = {
     'current_role_months',
     'has_email',
     'has_phone',
-    'company_name',
-    'company_website',
-    'company_linkedin',
-    'company_size',
-    'company_revenue',
-    'company_age',
-    'company_locations',
-    'company_country_code',
-    'company_region_country_code',
-    'company_city_region_country',
-    'company_naics',
-    'company_is_public',
-    'company_has_website',
+    ...COMPANY_COLUMNS,
     'rest',
     'wire',
     'facets',

@@ -10,6 +10,8 @@ import { EngineError } from '../errors.js';
 import type { StreamFile } from '../snapshot/files.js';
 import {
   attachBlobs,
+  preparer,
+  prepareLines,
   WORKER_TAG,
   type PreparedBatch,
   type StreamSetup,
@@ -27,16 +29,22 @@ const BATCH_BYTES = 1 << 20;
 const THREADED_MIN_BYTES = 1 << 20;
 /** Batches in flight per worker: one being prepared, one queued, so a worker never waits. */
 const IN_FLIGHT = 2;
+/**
+ * Batches read ahead per worker (given to a worker, queued, or prepared and not yet inserted): room for
+ * this thread to prepare queued batches while the oldest one is still on a worker.
+ */
+const READ_AHEAD = 4;
 
 /**
- * Built, this module runs from `dist/` and its worker is `load-worker.js`. Under tsx or vitest it runs
- * from `src/` as TypeScript: a worker does not inherit the parent's module hooks for its entry file, so
- * it registers tsx itself before importing `load-worker.ts`; when tsx cannot be resolved, no threads.
+ * What starts a worker thread running the module `name` (without extension) beside the module of
+ * `base` (its `import.meta.url`). Built, modules run from `dist/` as `name.js`. Under tsx or vitest they
+ * run from `src/` as TypeScript: a worker does not inherit the parent's module hooks for its entry file,
+ * so it registers tsx itself before importing `name.ts`; when tsx cannot be resolved, `undefined` (the
+ * caller does the work on its own thread).
  */
-function workerSpawner(): (() => Worker) | undefined {
-  const workerData = { tag: WORKER_TAG };
-  if (!import.meta.url.endsWith('.ts')) {
-    const url = new URL('./load-worker.js', import.meta.url);
+export function workerSpawner(base: string, name: string, workerData: unknown): (() => Worker) | undefined {
+  if (!base.endsWith('.ts')) {
+    const url = new URL(`./${name}.js`, base);
     return () => new Worker(url, { workerData });
   }
   let tsx: string;
@@ -45,23 +53,26 @@ function workerSpawner(): (() => Worker) | undefined {
   } catch {
     return undefined;
   }
-  const url = new URL('./load-worker.ts', import.meta.url).href;
+  const url = new URL(`./${name}.ts`, base).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(url)}))`;
   return () => new Worker(boot, { eval: true, workerData });
 }
 
 /**
- * Workers that turn raw JSON lines into prepared rows. This thread reads, hashes and decompresses the
- * file (zlib runs on the libuv pool), cuts it at line ends into batches it transfers round-robin, and
- * consumes the results in order: line numbers, bad-line reasons and duplicate detection are the same
- * as on the single-thread path.
+ * Workers that turn raw JSON lines into prepared rows. This thread reads and decompresses the file
+ * (zlib runs on the libuv pool), cuts it at line ends into batches it transfers to the least busy
+ * worker, and consumes the results in order: line numbers, bad-line reasons and duplicate detection
+ * are the same as on the single-thread path. A batch read while every worker already has `IN_FLIGHT`
+ * batches waits in a queue: the next worker to finish takes it, or this thread prepares it when the
+ * batch it must insert next is still on a worker. This thread is one of the load's threads, and its own
+ * share of the work (the inserts) is smaller than a worker's: waiting would leave a core idle.
  */
 export class LoadPool {
   private constructor(private readonly workers: Worker[]) {}
 
   /** Starts `n` workers; `undefined` (load on this thread) when they cannot start. */
   static async start(n: number): Promise<LoadPool | undefined> {
-    const spawn = workerSpawner();
+    const spawn = workerSpawner(import.meta.url, 'load-worker', { tag: WORKER_TAG });
     if (!spawn) return undefined;
     const workers: Worker[] = [];
     try {
@@ -104,6 +115,8 @@ export class LoadPool {
     onChunk: (chunk: Buffer) => void,
     consume: (batch: PreparedBatch) => void,
   ): Promise<void> {
+    let local: ReturnType<typeof preparer> | undefined;
+    const busy = this.workers.map(() => 0);
     const waiting = new Map<number, { resolve: (b: PreparedBatch) => void; reject: (e: unknown) => void }>();
     const results: Promise<PreparedBatch>[] = [];
     let failure: unknown;
@@ -112,19 +125,36 @@ export class LoadPool {
       for (const w of waiting.values()) w.reject(e);
       waiting.clear();
     };
-    const onMessage = (batch: PreparedBatch) => {
-      attachBlobs(batch);
+    // Batches read but not yet given to anyone: the next free worker takes the oldest, and this thread
+    // prepares the oldest itself when the batch it must insert next is not ready yet.
+    const queued: { s: number; bytes: Uint8Array }[] = [];
+    const ready = new Set<number>();
+    const settle = (batch: PreparedBatch) => {
+      ready.add(batch.seq);
       const w = waiting.get(batch.seq);
       waiting.delete(batch.seq);
       w?.resolve(batch);
     };
+    const send = (w: number, s: number, bytes: Uint8Array) => {
+      busy[w]!++;
+      this.workers[w]!.postMessage({ type: 'batch', seq: s, firstLine: 1, bytes } satisfies WorkerMessage, [
+        bytes.buffer as ArrayBuffer,
+      ]);
+    };
+    const onMessages = this.workers.map((_, i) => (batch: PreparedBatch) => {
+      busy[i]!--;
+      attachBlobs(batch);
+      settle(batch);
+      const next = queued.shift();
+      if (next && failure === undefined) send(i, next.s, next.bytes);
+    });
     const onExit = (code: number) => fail(new Error(`load worker exited (${code})`));
-    for (const w of this.workers) {
-      w.on('message', onMessage);
+    this.workers.forEach((w, i) => {
+      w.on('message', onMessages[i]!);
       w.on('error', fail);
       w.on('exit', onExit);
       w.postMessage({ type: 'stream', ...setup } satisfies WorkerMessage);
-    }
+    });
     let seq = 0;
     let consumed = 0;
     // Line numbers: each worker numbers the lines of its batch from 1 and counts its line ends; the
@@ -138,14 +168,25 @@ export class LoadPool {
           else waiting.set(s, { resolve, reject });
         }),
       );
-      this.workers[s % this.workers.length]!.postMessage(
-        { type: 'batch', seq: s, firstLine: 1, bytes } satisfies WorkerMessage,
-        [bytes.buffer as ArrayBuffer],
-      );
+      let w = 0;
+      for (let i = 1; i < busy.length; i++) if (busy[i]! < busy[w]!) w = i;
+      if (busy[w]! < IN_FLIGHT) send(w, s, bytes);
+      else queued.push({ s, bytes });
+    };
+    const prepareHere = () => {
+      const { s, bytes } = queued.shift()!;
+      if (!waiting.has(s)) return; // failed meanwhile
+      local ??= preparer(setup);
+      settle(prepareLines(local, { seq: s, firstLine: 1, bytes }));
     };
     const drain = async (keep: number) => {
       while (seq - consumed > keep) {
+        if (!ready.has(consumed) && queued.length > 0 && failure === undefined) {
+          prepareHere();
+          continue;
+        }
         const batch = await results[consumed]!;
+        ready.delete(consumed);
         delete results[consumed];
         consumed++;
         if (linesBefore > 0)
@@ -168,7 +209,7 @@ export class LoadPool {
         dispatch(buf.subarray(0, cut));
         buf = next;
         size = rest;
-        await drain(final ? 0 : IN_FLIGHT * this.workers.length);
+        await drain(final ? 0 : READ_AHEAD * this.workers.length);
       };
       const append = async (chunk: Uint8Array) => {
         if (size + chunk.length > buf.length) {
@@ -215,11 +256,11 @@ export class LoadPool {
       if (size > 0) await cutAndSend(true);
       await drain(0);
     } finally {
-      for (const w of this.workers) {
-        w.off('message', onMessage);
+      this.workers.forEach((w, i) => {
+        w.off('message', onMessages[i]!);
         w.off('error', fail);
         w.off('exit', onExit);
-      }
+      });
       // Settle what is left (after an error) so no rejection goes unhandled.
       for (const r of results) r?.catch(() => undefined);
     }

@@ -42,9 +42,12 @@ export interface LoadOptions {
   /** Clock for `as_of` when the manifest has none. */
   now?: () => number;
   /**
-   * Worker threads that parse, validate and encode rows while this thread inserts them (JSON Lines
-   * streams of at least 1 MiB; MessagePack streams and small files stay on this thread). 0 turns them
-   * off. Default: the cores available (`os.availableParallelism()`); see `bench/load.bench.ts`.
+   * The threads that do the work, this one included. 1: everything on this thread. N ≥ 2: N - 1 worker
+   * threads parse, validate and encode the lines of JSON Lines streams of at least 1 MiB while this
+   * thread inserts the rows (and prepares a batch itself whenever every worker is busy); MessagePack
+   * streams and smaller files load on this thread. 0 is read as 1. Default: the cores available
+   * (`os.availableParallelism()`). `buildIndexesThreaded` takes the same count; see
+   * `bench/load.bench.ts`.
    */
   threads?: number;
 }

@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { BusinessRecord, EventRecord, ProspectRecord } from '../schemas/records.js';
 import type { StreamName } from '../snapshot/files.js';
 import { docCodec, packRest } from './codec.js';
+import { COMPANY_COLUMNS, COMPANY_FIELDS } from './load-columns.js';
 import {
   businessColumns,
   companyWebsite,
@@ -25,25 +26,6 @@ import {
   prospectFacets,
   prospectRecord,
 } from './wire.js';
-
-/** The columns of `COMPANY_SELECT` in order, as sent to workers: `business_id` first. */
-export const COMPANY_FIELDS = [
-  'business_id',
-  'business_rowid',
-  'company_name',
-  'company_website',
-  'company_linkedin',
-  'company_size',
-  'company_revenue',
-  'company_age',
-  'company_locations',
-  'company_country_code',
-  'company_region_country_code',
-  'company_city_region_country',
-  'company_naics',
-  'company_is_public',
-  'company_has_website',
-] as const;
 
 export interface StreamSetup {
   stream: StreamName;
@@ -133,42 +115,26 @@ function builder(setup: StreamSetup): (record: unknown) => Prepared {
       const wire = prospectRecord(p, m);
       const keys: string[] = [];
       for (const [kind, k] of prospectKeys(p, c.linkedin_slug)) keys.push(kind, k);
-      return {
-        keys,
-        values: [
-          c.prospect_id,
-          c.business_id,
-          m.business_rowid,
-          c.full_name,
-          c.name_key,
-          c.linkedin_slug,
-          c.country_code,
-          c.region_country_code,
-          c.job_title,
-          c.job_level,
-          c.job_department,
-          c.total_experience_months,
-          c.current_role_months,
-          c.has_email,
-          c.has_phone,
-          m.company_name,
-          m.company_website,
-          m.company_linkedin,
-          m.company_size,
-          m.company_revenue,
-          m.company_age,
-          m.company_locations,
-          m.company_country_code,
-          m.company_region_country_code,
-          m.company_city_region_country,
-          m.company_naics,
-          m.company_is_public,
-          m.company_has_website,
-          packRest('prospects', p, wire),
-          packWire('prospects', wire),
-          prospectFacets(p),
-        ],
-      };
+      const values: unknown[] = [
+        c.prospect_id,
+        c.business_id,
+        m.business_rowid,
+        c.full_name,
+        c.name_key,
+        c.linkedin_slug,
+        c.country_code,
+        c.region_country_code,
+        c.job_title,
+        c.job_level,
+        c.job_department,
+        c.total_experience_months,
+        c.current_role_months,
+        c.has_email,
+        c.has_phone,
+      ];
+      for (const k of COMPANY_COLUMNS) values.push(m[k]);
+      values.push(packRest('prospects', p, wire), packWire('prospects', wire), prospectFacets(p));
+      return { keys, values };
     };
   }
   return (r) => {

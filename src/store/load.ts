@@ -29,6 +29,15 @@ import { getMeta, setMeta, type Db } from './open.js';
 export type { LoadIssue, LoadOptions, LoadProgress, LoadReport, StreamReport } from './load-report.js';
 
 const ORDER = (s: StreamName) => STREAMS.indexOf(s);
+
+/**
+ * The threads a load (and the index build after it) works on: `threads` when given (0 is read as 1),
+ * else the cores available.
+ */
+export function loadThreads(threads: number | undefined): number {
+  return Math.max(1, threads ?? availableParallelism());
+}
+
 /** Loads a snapshot into `db`. Streams absent from the snapshot keep their current rows. */
 export async function loadSnapshot(
   db: Db,
@@ -50,9 +59,10 @@ export async function loadSnapshot(
   const streams: StreamReport[] = [];
   const strict = options.strict ?? false;
 
-  const threads = options.threads ?? availableParallelism();
+  // `threads` counts this thread: N threads are this one and N - 1 workers (0 is read as 1).
+  const workers = loadThreads(options.threads) - 1;
   let poolStart: Promise<LoadPool | undefined> | undefined;
-  const pool = () => (poolStart ??= threads > 0 ? LoadPool.start(threads) : Promise.resolve(undefined));
+  const pool = () => (poolStart ??= workers > 0 ? LoadPool.start(workers) : Promise.resolve(undefined));
   // Workers boot (load their modules) while this thread clears the first stream's rows and indexes.
   if (files.some(threadable)) void pool();
 

@@ -1,6 +1,6 @@
 /** `prospectdb index --db FILE`: builds every index of a loaded file and saves it there. */
 import { parseArgs } from 'node:util';
-import { buildIndexes } from '../../core/warm.js';
+import { buildIndexesThreaded } from '../../core/warm.js';
 import { openEngine } from '../../engine.js';
 import { settleSnapshotFile } from '../../store/open.js';
 
@@ -25,14 +25,15 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /**
- * Builds and saves every index of the file at `path`, then backs the file out of WAL mode as a load
- * does (ready to be renamed over a file a server has open). Returns the build time in ms.
+ * Builds and saves every index of the file at `path` on `threads` threads (default: the cores
+ * available), then backs the file out of WAL mode as a load does (ready to be renamed over a file a
+ * server has open). Returns the build time in ms.
  */
-export async function saveEveryIndex(path: string): Promise<number> {
+export async function saveEveryIndex(path: string, threads?: number): Promise<number> {
   const engine = openEngine({ path });
   let ms: number;
   try {
-    ms = buildIndexes(engine);
+    ms = await buildIndexesThreaded(engine, { threads });
   } finally {
     await engine.state.close();
     engine.close();

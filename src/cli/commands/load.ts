@@ -1,7 +1,7 @@
 /** `prospectdb load --db FILE [--strict] SNAPSHOT_DIR`: loads a snapshot and prints its report. */
 import { parseArgs } from 'node:util';
 import { openEngine } from '../../engine.js';
-import { buildIndexes } from '../../core/warm.js';
+import { buildIndexesThreaded } from '../../core/warm.js';
 import { progress } from '../progress.js';
 import { settleSnapshotFile } from '../../store/open.js';
 
@@ -10,8 +10,10 @@ const HELP = `usage: prospectdb load --db FILE [--strict] [--json] [--threads N]
 Loads the snapshot folder (manifest.json, businesses|prospects|events as .jsonl, .jsonl.gz or .msgpack)
 into FILE, replacing the streams it holds. Bad lines are reported and skipped; --strict refuses the
 whole snapshot instead and leaves FILE unchanged. Then builds every index (search and match) and saves
-them in FILE, so every later process answers its first query at once. --threads: worker threads that
-parse, validate and encode lines beside the thread that writes (default: the cores available; 0: none).`;
+them in FILE, so every later process answers its first query at once. --threads N: the threads that
+do the work, this one included (default: the cores available). 1 does everything on one thread; with
+N ≥ 2, N - 1 worker threads parse, validate and encode lines while this thread writes them (and takes a
+batch itself when the workers are busy), then the indexes are built on N threads at once.`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -27,7 +29,9 @@ export async function run(argv: string[]): Promise<number> {
   });
   const threads = values.threads === undefined ? undefined : Number(values.threads);
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0)) {
-    console.error(`prospectdb load: --threads must be a whole number ≥ 0, not ${values.threads}`);
+    console.error(
+      `prospectdb load: --threads must be a whole number ≥ 0 (0 is read as 1), not ${values.threads}`,
+    );
     return 2;
   }
   if (values.help || !values.db || positionals.length !== 1) {
@@ -43,7 +47,7 @@ export async function run(argv: string[]): Promise<number> {
       onProgress: (p) => bar.update(p.stream, p.rows, p.bytesRead, p.bytesTotal),
     });
     bar.finish();
-    const indexMs = buildIndexes(engine);
+    const indexMs = await buildIndexesThreaded(engine, { threads });
     if (values.json) {
       console.log(JSON.stringify(report, null, 2));
     } else {
