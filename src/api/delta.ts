@@ -123,6 +123,9 @@ export async function applyDeltaFile(options: DeltaFileOptions): Promise<DeltaFi
     let report: DeltaReport;
     let indexMs: number;
     try {
+      // A file nobody reads until it is renamed into place: no syncs while it is written (a crash
+      // leaves a temp file to delete, never a damaged snapshot); settling it below writes it whole.
+      engine.db.pragma('synchronous = OFF');
       report = await engine.applyDelta(delta, deltaOptions);
       indexMs = buildIndexes(engine);
     } finally {

@@ -18,8 +18,12 @@ export function refreshCompanies(db: Db, businessRowids: Set<number>, newBusines
   const targets = new Set<number>();
   const employed = db.prepare(DELTA_SQL.prospectsOfBusiness).pluck();
   for (const rowid of businessRowids) for (const p of employed.iterate(rowid)) targets.add(p as number);
-  const orphans = db.prepare(DELTA_SQL.orphansOf).pluck();
-  for (const id of newBusinessIds) for (const p of orphans.iterate(id)) targets.add(p as number);
+  if (newBusinessIds.size > 0) {
+    for (const [rowid, id] of db.prepare(DELTA_SQL.withoutEmployer).raw().iterate() as Iterable<
+      [number, string]
+    >)
+      if (newBusinessIds.has(id)) targets.add(rowid);
+  }
   if (targets.size === 0) return 0;
 
   const companyOf = db.prepare(DELTA_SQL.companyOf);

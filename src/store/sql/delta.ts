@@ -35,10 +35,11 @@ export const DELTA_SQL = {
   /** Prospects employed by a business (by its rowid: `prospects_business`). */
   prospectsOfBusiness: 'SELECT rowid FROM prospects WHERE business_rowid = ?',
   /**
-   * Prospects whose employer was not stored, by its id: they gain company columns when it arrives. The
-   * `business_rowid IS NULL` rows are read from `prospects_business` (the unemployed and the orphans).
+   * Prospects without a stored employer (the unemployed and the orphans), read from `prospects_business`
+   * once: those naming a business the delta adds gain its company columns.
    */
-  orphansOf: 'SELECT rowid FROM prospects WHERE business_rowid IS NULL AND business_id = ?',
+  withoutEmployer:
+    'SELECT rowid, business_id FROM prospects WHERE business_rowid IS NULL AND business_id IS NOT NULL',
   prospectDoc: 'SELECT business_id, wire, rest FROM prospects WHERE rowid = ?',
   /** When the `as_of` year changes, every age bucket moves: `age_bucket` is `derive.ts`' `ageBucket`. */
   businessAges: 'UPDATE businesses SET age = age_bucket(founded_year, ?)',
