@@ -1,7 +1,7 @@
 /**
  * Deltas: a delta applied to a snapshot answers every request as a full load of the merged records does
  * (the oracle: the generator writes the merged snapshot beside the delta), and the refusals, deletions,
- * event replacement and company-field refresh each behave as docs/snapshot-format.md says.
+ * event replacement and company-field refresh each behave as docs/spec/snapshot-format.md says.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

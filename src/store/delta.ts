@@ -2,7 +2,7 @@
  * A delta applied to a loaded snapshot, in place, in one transaction: deletions first, then the
  * businesses upserted, the company columns of the prospects they employ derived again, then the
  * prospects and events upserted. Every step goes through an id's index, so the cost follows the size of
- * the delta, not of the base (the in-memory indexes are another matter: see `docs/snapshot-format.md`).
+ * the delta, not of the base (the in-memory indexes are another matter: `bench/delta.bench.ts`).
  *
  * The result equals a full load of the base's records with the delta applied, in this order: the
  * deleted ids removed, an upserted id replaced where it stood, a new id appended after the base's

@@ -1,5 +1,5 @@
 /**
- * A seeded random delta against a snapshot folder (docs/snapshot-format.md, "Deltas"), and optionally
+ * A seeded random delta against a snapshot folder (docs/spec/snapshot-format.md, "Deltas"), and optionally
  * the merged snapshot it should make (the base's records with the delta applied, as a full load reads
  * them), so tests and benches compare a delta applied with a full load of the same data.
  *
