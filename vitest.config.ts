@@ -44,6 +44,7 @@ const INTEGRATION = [
   'test/swap.test.ts',
   // whole pipelines over generated, demo or real data, files written and read back (the slowest files)
   'test/company-cap.test.ts',
+  'test/delta.test.ts',
   'test/evaluate.test.ts',
   'test/export.parquet.test.ts',
   'test/export.test.ts',

@@ -32,6 +32,7 @@ import { openState, STATE_ENV, stateOnConnection } from './state/open.js';
 import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import type { LoadOptions, LoadReport } from './store/load.js';
+import type { DeltaOptions, DeltaReport } from './store/delta.js';
 import { getMeta, isWalFile, openDatabase, type Db } from './store/open.js';
 import { countStatements, hasStateTables } from './store/sql/meta.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
@@ -73,6 +74,14 @@ export interface Engine extends Context {
   readonly options: Readonly<EngineOptions>;
   /** Loads a snapshot folder (or explicit stream files); replaces the streams it holds. */
   load(snapshot: SnapshotSource, options?: LoadOptions): Promise<LoadReport>;
+  /**
+   * Applies a delta folder (`"kind": "delta"` manifest) to the snapshot this engine holds, in place, in
+   * one transaction: the result is a new snapshot, equal to a full load of the base's records with the
+   * delta applied. Refused when its `base_snapshot_id` is not this snapshot's id. To make a new file
+   * from a base file and leave the base as it is, use `applyDeltaFile` (CLI: `load --base`).
+   * @example await engine.applyDelta('deltas/2026-11-02');
+   */
+  applyDelta(delta: string, options?: DeltaOptions): Promise<DeltaReport>;
   info(): EngineInfo;
   /**
    * A value of your own built once per data version (after a load or an ingest the builder runs again),
@@ -235,6 +244,18 @@ export function openEngine(options: EngineOptions = {}): Engine {
         const report = await loadSnapshot(target.db, snapshot, { now: clock, ...loadOptions });
         loadedInProcess(target.db); // its indexes are built on first use without a notice
         ensureCursorSecret(target.db);
+        return report;
+      } finally {
+        target.indexes.clear();
+      }
+    },
+    async applyDelta(delta, deltaOptions = {}) {
+      ensureOpen();
+      const target = current;
+      try {
+        const { applyDelta } = await import('./store/delta.js');
+        const report = await applyDelta(target.db, delta, { now: clock, ...deltaOptions });
+        loadedInProcess(target.db);
         return report;
       } finally {
         target.indexes.clear();

@@ -82,11 +82,16 @@ export { EXPORT_FORMATS, type ExportFormat, type WriteOptions } from './export/w
 export { EngineError, ERROR_CODES, isEngineError } from './errors.js';
 export type { ErrorCode, ValidationIssue } from './errors.js';
 export type { LoadIssue, LoadOptions, LoadProgress, LoadReport, StreamReport } from './store/load.js';
+export { applyDelta, applyDeltaFile, type DeltaFileOptions, type DeltaFileResult } from './api/delta.js';
+export type { DeltaOptions, DeltaReport, DeltaRows, DeltaStreamReport } from './store/delta.js';
+export type { CopyMethod } from './store/delta-copy.js';
 export type { SnapshotFiles, SnapshotSource, StreamName } from './snapshot/files.js';
 export {
   BusinessEventRecord,
   BusinessRecord,
   EventRecord,
+  DeletionRecord,
+  DeltaManifest,
   Manifest,
   ProspectEventRecord,
   ProspectRecord,

@@ -53,6 +53,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Every function of docs/api.md (the README's quickstart and the docs pages call them). */
 const ROOT_FUNCTIONS = [
+  'applyDelta',
+  'applyDeltaFile',
   'autocomplete',
   'buildIndexes',
   'buildIndexesThreaded',

@@ -286,3 +286,23 @@ export const Manifest = z.looseObject({
   counts: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
 export type Manifest = z.output<typeof Manifest>;
+
+/**
+ * A delta's manifest: the changes to one snapshot (`base_snapshot_id`, the id `info()` reports), made
+ * into the next snapshot as of `as_of`. A snapshot's manifest has no `kind` (or `"snapshot"`).
+ */
+export const DeltaManifest = z.looseObject({
+  format_version: z.literal(1),
+  kind: z.literal('delta'),
+  base_snapshot_id: z.string().min(1).max(128),
+  as_of: IsoDateTime.optional(),
+});
+export type DeltaManifest = z.output<typeof DeltaManifest>;
+
+/** One line of a delta's `deletions` stream: the id of one business, prospect or event to delete. */
+export const DeletionRecord = z.union([
+  z.strictObject({ business_id: BusinessId }),
+  z.strictObject({ prospect_id: ProspectId }),
+  z.strictObject({ event_id: eventBase.event_id }),
+]);
+export type DeletionRecord = z.output<typeof DeletionRecord>;

@@ -8,7 +8,6 @@
  * `load-columns.ts` and `load-insert.ts` (the bulk INSERTs), `load-companies.ts` (company fields of
  * prospects), `load-pool.ts` and `load-worker.ts` (threaded preparation).
  */
-import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { EngineError } from '../errors.js';
 import {
@@ -18,11 +17,13 @@ import {
   type StreamFile,
   type StreamName,
 } from '../snapshot/files.js';
+import { isDeltaManifest } from '../snapshot/delta.js';
 import { refreshProspectCompanies } from './load-companies.js';
 import { leaveWal, restoreWal } from './load-journal.js';
 import { emptyKeys, handOffProspectKeys } from './load-keys.js';
 import { LoadPool, threadable } from './load-pool.js';
 import { loadStream } from './load-stream.js';
+import { snapshotIdOf } from './snapshot-id.js';
 import type { LoadIssue, LoadOptions, LoadReport, StreamReport } from './load-report.js';
 import { getMeta, setMeta, type Db } from './open.js';
 
@@ -46,6 +47,12 @@ export async function loadSnapshot(
 ): Promise<LoadReport> {
   const started = performance.now();
   const snapshot = resolveSnapshot(source);
+  if (isDeltaManifest(snapshot.manifest)) {
+    throw new EngineError(
+      'SNAPSHOT_INVALID',
+      'this folder is a delta (its manifest says "kind": "delta"): apply it to its base with applyDelta (CLI: load --base)',
+    );
+  }
   const files = [...snapshot.files].sort((a, b) => ORDER(a.stream) - ORDER(b.stream));
   const asOf = snapshot.manifest?.as_of ?? new Date((options.now ?? Date.now)()).toISOString();
   const asOfYear = new Date(asOf).getUTCFullYear();
@@ -117,10 +124,7 @@ export async function loadSnapshot(
     }
     // The snapshot id hashes the content of every stream now in the database: same files, same id.
     for (const [stream, digest] of hashes) setMeta(db, `hash_${stream}`, digest);
-    const snapshotId = createHash('sha256')
-      .update(STREAMS.map((s) => getMeta(db, `hash_${s}`) ?? '').join('\n'))
-      .digest('hex')
-      .slice(0, 32);
+    const snapshotId = snapshotIdOf(db);
     setMeta(db, 'snapshot_id', snapshotId);
     setMeta(db, 'format_version', String(snapshot.manifest?.format_version ?? 1));
     setMeta(db, 'as_of', asOf);

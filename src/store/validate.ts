@@ -52,7 +52,7 @@ export const LOAD_SCHEMAS: Record<StreamName, ZodType> = {
 /** A validated record, or the reason the line is refused (zod's first issues, with their paths). */
 export type Validated = { ok: true; record: unknown } | { ok: false; reason: string };
 
-function issueReason(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+export function issueReason(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   return error.issues
     .slice(0, 3)
     .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
