@@ -26,6 +26,7 @@ import { prospectIndex } from '../src/indexes/prospects.js';
 import { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
 import { CHECKPOINT_ENV } from '../src/state/checkpointer.js';
 import { searchDatabase } from './search-db.js';
+import { FETCH_FILTERS } from './sample-requests.js';
 
 export interface LatencyOptions {
   prospects: number;
@@ -33,15 +34,8 @@ export interface LatencyOptions {
   db?: string;
 }
 
-/** Filters of page-1 fetches, cycled (broad and narrow sets; the unfiltered one first). */
-const FILTERS: object[] = [
-  {},
-  { country_code: { values: ['us'] } },
-  { company_size: { values: ['11-50', '51-200'] }, has_contact_details: { value: 'email' } },
-  { job_department: { values: ['engineering', 'sales'] }, country_code: { values: ['gb', 'de', 'fr'] } },
-  { job_level: { values: ['director', 'manager'] }, company_revenue: { values: ['1M-5M', '5M-10M'] } },
-  { total_experience_months: { gte: 60 }, is_public_company: { value: false } },
-];
+/** Filters of page-1 fetches, cycled. */
+const FILTERS = FETCH_FILTERS;
 
 function percentiles(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);

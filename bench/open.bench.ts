@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import ts from 'typescript';
+import { matchRows } from './sample-requests.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,21 +38,8 @@ if (!dist || !db || !baseDist || !baseDb) {
 const reps = Number(values.reps);
 const kinds = values.kinds.split(',');
 
-// 50 rows of each kind from the data: every other business name with a typo (a fuzzy lookup), the
-// others as they are; prospects by full name and employer name.
 const plain = new Database(db, { readonly: true });
-const businesses = (
-  plain.prepare('SELECT name FROM businesses ORDER BY rowid LIMIT 50 OFFSET 1000').pluck().all() as string[]
-).map((name, i) => ({ name: i % 2 === 0 ? name : name.slice(0, 2) + name.slice(3) }));
-const prospects = (
-  plain
-    .prepare(
-      `SELECT p.full_name, b.name FROM prospects p JOIN businesses b ON b.rowid = p.business_rowid
-       ORDER BY p.rowid LIMIT 50 OFFSET 5000`,
-    )
-    .raw()
-    .all() as [string, string][]
-).map(([full_name, company_name]) => ({ full_name, company_name }));
+const { businesses, prospects } = matchRows(plain);
 const prospectCount = plain.prepare('SELECT count(*) FROM prospects').pluck().get() as number;
 const businessCount = plain.prepare('SELECT count(*) FROM businesses').pluck().get() as number;
 plain.close();

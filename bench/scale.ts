@@ -48,6 +48,7 @@ import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type * as Package from '../src/index.js';
+import { FETCH_FILTERS, matchRows } from './sample-requests.js';
 
 const { values } = parseArgs({
   options: {
@@ -179,18 +180,7 @@ const dbBytes = statSync(db).size;
 const byTable = tableBytes();
 
 // Request rows for the answers, drawn from the data (the same rows in every process).
-const businessRows = (
-  plain.prepare('SELECT name FROM businesses ORDER BY rowid LIMIT 50 OFFSET 1000').pluck().all() as string[]
-).map((name, i) => ({ name: i % 2 === 0 ? name : name.slice(0, 2) + name.slice(3) }));
-const prospectRows = (
-  plain
-    .prepare(
-      `SELECT p.full_name, b.name FROM prospects p JOIN businesses b ON b.rowid = p.business_rowid
-       ORDER BY p.rowid LIMIT 50 OFFSET 5000`,
-    )
-    .raw()
-    .all() as [string, string][]
-).map(([full_name, company_name]) => ({ full_name, company_name }));
+const { businesses: businessRows, prospects: prospectRows } = matchRows(plain);
 const eventRow = plain
   .prepare(
     `SELECT entity_id, event_name FROM events WHERE entity_type = 'business' ORDER BY event_time DESC LIMIT 1`,
@@ -199,15 +189,7 @@ const eventRow = plain
 const word = (businessRows[0]?.name ?? 'acme').split(' ')[0]!.slice(0, 4);
 plain.close();
 
-/** Filters of fetch and stats requests, cycled (the unfiltered one first; broad and narrow sets). */
-const FILTERS: object[] = [
-  {},
-  { country_code: { values: ['us'] } },
-  { company_size: { values: ['11-50', '51-200'] }, has_contact_details: { value: 'email' } },
-  { job_department: { values: ['engineering', 'sales'] }, country_code: { values: ['gb', 'de', 'fr'] } },
-  { job_level: { values: ['director', 'manager'] }, company_revenue: { values: ['1M-5M', '5M-10M'] } },
-  { total_experience_months: { gte: 60 }, is_public_company: { value: false } },
-];
+const FILTERS = FETCH_FILTERS;
 const KINDS = {
   'fetch businesses': {
     method: 'POST',

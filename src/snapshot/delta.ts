@@ -2,11 +2,11 @@
  * Where a delta's files are: a folder holding `manifest.json` (`"kind": "delta"`, required) and any of
  * `businesses|prospects|events|deletions` as `.jsonl`, `.jsonl.gz` or `.msgpack`.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EngineError } from '../errors.js';
 import { DeltaManifest, type Manifest } from '../schemas/records.js';
-import { STREAMS, type StreamFile, type StreamFormat } from './files.js';
+import { readManifestJson, STREAMS, type StreamFile, type StreamFormat } from './files.js';
 
 /** A delta's deletions: one `{"business_id"}`, `{"prospect_id"}` or `{"event_id"}` per line. */
 export interface DeletionsFile {
@@ -53,15 +53,7 @@ export function resolveDelta(dir: string): ResolvedDelta {
       `${manifestPath}: no manifest (a delta needs manifest.json with "kind": "delta" and "base_snapshot_id")`,
     );
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  } catch (e) {
-    throw new EngineError(
-      'SNAPSHOT_INVALID',
-      `${manifestPath}: manifest is not valid JSON (${(e as Error).message})`,
-    );
-  }
+  const raw = readManifestJson(manifestPath);
   const kind = (raw as { kind?: unknown } | null)?.kind;
   if (kind !== 'delta') {
     throw new EngineError(

@@ -43,16 +43,20 @@ export function formatOf(path: string): StreamFormat {
   return 'jsonl';
 }
 
-function readManifest(path: string): Manifest {
-  let raw: unknown;
+/** The parsed JSON of a snapshot's or a delta's `manifest.json`; refused when it is not JSON. */
+export function readManifestJson(path: string): unknown {
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
     throw new EngineError(
       'SNAPSHOT_INVALID',
       `${path}: manifest is not valid JSON (${(e as Error).message})`,
     );
   }
+}
+
+function readManifest(path: string): Manifest {
+  const raw = readManifestJson(path);
   const parsed = Manifest.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
