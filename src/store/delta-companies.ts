@@ -2,12 +2,10 @@
  * The company columns of the prospects a delta's business changes reach, derived again from the
  * businesses now stored (`load-companies.ts` does it for every prospect when only businesses reload).
  */
-import { decodeDoc, fileCodec } from './codec.js';
 import { NO_COMPANY, type CompanyColumns } from './derive.js';
 import type { Db } from './open.js';
 import { DELTA_SQL } from './sql/delta.js';
-import { LOAD_SQL } from './sql/load.js';
-import { packWire, prospectRecord } from './wire.js';
+import { prospectCompanyWriter } from './load-companies.js';
 
 /**
  * Derives again the company columns (and the fetch record, which shows the company's name, website and
@@ -37,17 +35,10 @@ export function refreshCompanies(db: Db, businessRowids: Set<number>, newBusines
     return companies.get(id);
   };
   const doc = db.prepare(DELTA_SQL.prospectDoc);
-  const update = db.prepare(LOAD_SQL.updateProspectCompany);
-  const wire = db.prepare(LOAD_SQL.updateProspectWire);
-  const codec = fileCodec(db);
+  const write = prospectCompanyWriter(db);
   for (const rowid of [...targets].sort((a, b) => a - b)) {
     const row = doc.get(rowid) as { business_id: string | null; wire: Buffer; rest: Buffer };
-    const c = (row.business_id && company(row.business_id)) || NO_COMPANY;
-    update.run({ ...c, rowid });
-    wire.run(
-      packWire('prospects', prospectRecord(decodeDoc('prospects', row.wire, row.rest, codec), c)),
-      rowid,
-    );
+    write(rowid, row, (row.business_id && company(row.business_id)) || NO_COMPANY);
   }
   return targets.size;
 }

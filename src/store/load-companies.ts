@@ -31,14 +31,33 @@ export function companyLookup(db: Db): Map<string, CompanyColumns> {
   return map;
 }
 
+/**
+ * Writes a prospect's company columns again, and its fetch record, which shows them (`rest` stays: the
+ * fields it leaves to `wire` do not depend on the company). The full refresh below and a delta's
+ * (`delta-companies.ts`) both write through it.
+ */
+export function prospectCompanyWriter(
+  db: Db,
+): (
+  rowid: number,
+  stored: { wire: Buffer; rest: Buffer },
+  company: CompanyColumns | typeof NO_COMPANY,
+) => void {
+  const update = db.prepare(LOAD_SQL.updateProspectCompany);
+  const wire = db.prepare(LOAD_SQL.updateProspectWire);
+  const codec = fileCodec(db);
+  return (rowid, stored, company) => {
+    update.run({ ...company, rowid });
+    const record = decodeDoc('prospects', stored.wire, stored.rest, codec);
+    wire.run(packWire('prospects', prospectRecord(record, company)), rowid);
+  };
+}
+
 /** After businesses change without a prospects stream, re-derive the company columns of every prospect. */
 export function refreshProspectCompanies(db: Db): void {
   const companies = companyLookup(db);
-  const update = db.prepare(LOAD_SQL.updateProspectCompany);
-  // The stored fetch record shows the company columns, so it is rebuilt from the record (a rare path:
-  // businesses reloaded without prospects).
-  const wire = db.prepare(LOAD_SQL.updateProspectWire);
-  const codec = fileCodec(db);
+  // A rare path (businesses reloaded without prospects): every stored record is rewritten.
+  const write = prospectCompanyWriter(db);
   const rows = db.prepare(LOAD_SQL.prospectDocs).all() as {
     rowid: number;
     business_id: string | null;
@@ -46,10 +65,6 @@ export function refreshProspectCompanies(db: Db): void {
     rest: Buffer;
   }[];
   for (const row of rows) {
-    const company = (row.business_id && companies.get(row.business_id)) || NO_COMPANY;
-    update.run({ ...company, rowid: row.rowid });
-    // `rest` stays: the fields it leaves to `wire` do not depend on the company.
-    const record = decodeDoc('prospects', row.wire, row.rest, codec);
-    wire.run(packWire('prospects', prospectRecord(record, company)), row.rowid);
+    write(row.rowid, row, (row.business_id && companies.get(row.business_id)) || NO_COMPANY);
   }
 }
