@@ -5,7 +5,7 @@
  * (1000 pages), so with checkpoints left in the commit (`PROSPECTDB_STATE_CHECKPOINT=commit`) the file
  * does not grow, and with the worker it does.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,5 +64,19 @@ describe('state checkpoints', () => {
     const again = openState(path, []);
     stores.push(again);
     expect(await again.value('SELECT count(*) FROM t')).toBe(CHECKPOINT_EVERY * 3);
+  });
+
+  it('closing returns once every connection is closed: only the database file is left, at once', async () => {
+    // Closed just after the worker starts (while it opens its connection), and after it has run.
+    for (const statements of [CHECKPOINT_EVERY, CHECKPOINT_EVERY * 3]) {
+      const dir = mkdtempSync(join(tmpdir(), 'prospectdb-checkpoint-'));
+      dirs.push(dir);
+      const state = openState(join(dir, 'state.db'), []);
+      await state.run('CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB)');
+      for (let i = 1; i < statements; i++) await state.run('INSERT INTO t (v) VALUES (randomblob(3000))');
+      await state.close();
+      expect(readdirSync(dir)).toEqual(['state.db']);
+      rmSync(dir, { recursive: true });
+    }
   });
 });

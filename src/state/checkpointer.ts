@@ -24,17 +24,30 @@ export const CHECKPOINT_EVERY = 64;
 /** The store connection's own auto-checkpoint, pages: only reached if the worker falls behind. */
 export const BACKSTOP_PAGES = 4000;
 
-// Plain CommonJS run by the worker (`eval`): no loader or build step involved.
+/** How long closing the store waits for the worker to close its connection (it takes milliseconds). */
+const STOP_WAIT_MS = 5_000;
+
+// Plain CommonJS run by the worker (`eval`): no loader or build step involved. `done[0]` becomes 1 once
+// the worker holds no connection (closed, or never opened), and wakes a `stop()` waiting on it.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path, { fileMustExist: true });
+const done = new Int32Array(workerData.done);
+const finish = () => { Atomics.store(done, 0, 1); Atomics.notify(done, 0); };
+let db;
+try {
+  const Database = require(workerData.driver);
+  db = new Database(workerData.path, { fileMustExist: true });
+} catch (e) {
+  finish();
+  throw e;
+}
 parentPort.on('message', (m) => {
   if (m === 'checkpoint') {
     try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy or closed: the next request retries */ }
     return;
   }
   db.close();
+  finish();
   parentPort.close();
 });
 `;
@@ -42,7 +55,12 @@ parentPort.on('message', (m) => {
 export interface Checkpointer {
   /** Counts one statement or commit of the store; every CHECKPOINT_EVERY asks for a checkpoint. */
   tick(): void;
-  /** Stops the worker (if one started) and closes its connection. */
+  /**
+   * Stops the worker (if one started) and returns once its connection is closed: the store's own
+   * connection then closes last, so the file is left whole, with no WAL or shared-memory file beside
+   * it, and a caller may move or remove it at once (a worker still opening or closing its connection
+   * after `close()` recreated those files under a folder being removed).
+   */
   stop(): void;
 }
 
@@ -51,11 +69,12 @@ export function createCheckpointer(path: string): Checkpointer {
   let failed = false;
   let count = 0;
   let stopped = false;
+  const done = new Int32Array(new SharedArrayBuffer(4));
   const start = (): Worker | null => {
     if (worker || failed) return worker;
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path } });
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, done: done.buffer } });
       worker.unref();
       // A worker that cannot open the file leaves checkpoints to SQLite's own, as before.
       worker.on('error', () => {
@@ -74,8 +93,12 @@ export function createCheckpointer(path: string): Checkpointer {
     },
     stop() {
       stopped = true;
-      worker?.postMessage('stop');
+      if (!worker) return;
+      worker.postMessage('stop');
       worker = null;
+      // Blocks the calling thread for as long as the worker takes to close (milliseconds); a worker
+      // that died without closing is not waited for beyond the bound.
+      Atomics.wait(done, 0, 0, STOP_WAIT_MS);
     },
   };
 }
