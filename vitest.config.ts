@@ -116,7 +116,11 @@ export default defineConfig({
           name: 'postgres',
           include: POSTGRES,
           env: tempFor('postgres'),
-          globalSetup: ['test/support/global-temp.ts', 'test/support/global-postgres.ts'],
+          globalSetup: [
+            'test/support/global-temp.ts',
+            'test/support/global-build.ts',
+            'test/support/global-postgres.ts',
+          ],
         },
       },
     ],

@@ -12,17 +12,17 @@ import { takeStateOption } from '../src/cli/state-option.js';
 import { STATE_AREAS } from '../src/state/areas.js';
 import { openState } from '../src/state/open.js';
 import { openDatabase } from '../src/store/open.js';
+import { BUILT_CLI } from './support/built-cli.js';
 import { freshDatabase } from './support/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'prospectdb-cli-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
 
-/** Runs `prospectdb …` from source; the state variable cleared so only the flag can set it. */
+/** Runs `prospectdb …` (built); the state variable cleared so only the flag can set it. */
 function cli(...args: string[]) {
   const env = { ...process.env };
   delete env.PROSPECTDB_STATE;
-  const out = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', env });
+  const out = spawnSync(process.execPath, [BUILT_CLI, ...args], { encoding: 'utf8', env });
   return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 

@@ -6,11 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_CLI } from './support/built-cli.js';
 import { freePort } from './support/postgres.js';
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 const cache = mkdtempSync(join(tmpdir(), 'pdb-demo-'));
 
 interface Demo {
@@ -25,7 +24,7 @@ async function startDemo(args: string[]): Promise<Demo> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', MAIN, 'demo', '--port', String(port), '--cache', cache, ...args],
+    [BUILT_CLI, 'demo', '--port', String(port), '--cache', cache, ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

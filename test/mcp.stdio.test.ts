@@ -1,16 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balance, revokeKey, listKeys } from '../src/account/accounts.js';
 import { handle } from '../src/facade/handle.js';
+import { BUILT_CLI } from './support/built-cli.js';
 import { mcpFixture, type McpFixture } from './support/mcp-engine.js';
 
 type Json = Record<string, unknown>;
-const ENTRY = fileURLToPath(new URL('./support/mcp-cli.ts', import.meta.url));
 
 let dir: string;
 let f: McpFixture;
@@ -23,7 +22,7 @@ beforeAll(async () => {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', ENTRY, '--db', join(dir, 'prospects.db'), '--api-key', f.apiKey],
+      args: [BUILT_CLI, 'mcp', '--db', join(dir, 'prospects.db'), '--api-key', f.apiKey],
       stderr: 'pipe',
     }),
   );

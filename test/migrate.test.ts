@@ -17,10 +17,10 @@ import { migrateFile } from '../src/store/migrate.js';
 import { packJson } from '../src/store/msgpack.js';
 import { unpackWire, WIRE_KEYS } from '../src/store/wire.js';
 import golden from './records.golden.json' with { type: 'json' };
+import { BUILT_CLI } from './support/built-cli.js';
 import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
 import { recordsGolden } from './support/records-golden.js';
 
-const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
 const dir = mkdtempSync(join(tmpdir(), 'prospectdb-migrate-'));
 const fresh = join(dir, 'fresh.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,7 +109,7 @@ const message = (path: string, version: string) =>
 function cli(...args: string[]) {
   const env = { ...process.env };
   delete env.PROSPECTDB_STATE;
-  const out = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', env });
+  const out = spawnSync(process.execPath, [BUILT_CLI, ...args], { encoding: 'utf8', env });
   return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 

@@ -34,7 +34,7 @@ async function startNode(name: string, batchDelayMs = 0): Promise<ServeChild> {
   copyFileSync(snapshot, copy);
   const port = await freePort();
   const config = { snapshot: copy, state, port, batchSize: 50, batchDelayMs };
-  const node = await startChild([NODE, JSON.stringify(config)], port, /listening \d+/);
+  const node = await startChild(['--import', 'tsx', NODE, JSON.stringify(config)], port, /listening \d+/);
   nodes.push(node);
   return node;
 }

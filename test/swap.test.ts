@@ -8,13 +8,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fetchBusinesses } from '../src/core/fetch.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import type { Account, FacadeResponse } from '../src/facade/types.js';
 import { BusinessesFetchRequestV2 } from '../src/schemas/search.js';
 import { isWalFile, settleSnapshotFile } from '../src/store/open.js';
+import { BUILT_CLI } from './support/built-cli.js';
 import { namedBusinesses } from './support/snapshot.js';
 
 let dir: string;
@@ -278,9 +278,8 @@ describe('engine.swapSnapshot', () => {
 
 /** `prospectdb serve --watch` on one worker over `db` and the state `state`, its stderr piped. */
 function serveWatching(db: string, state: string): ChildProcess {
-  const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
   const args = ['serve', '--workers', '1', '--db', db, '--state', state, '--watch', '--port', '0'];
-  return spawn(process.execPath, ['--import', 'tsx', main, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return spawn(process.execPath, [BUILT_CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 describe('prospectdb serve --watch', () => {

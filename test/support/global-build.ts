@@ -1,7 +1,8 @@
 /**
- * vitest global setup of the `integration` project: the files that run the BUILT package (`docs.test.ts`
- * runs the doc blocks through `dist/cli/main.js`, `package.test.ts` imports `dist/` by name) need a
- * `dist/` no older than `src/`, and the built CLI's development tools (`prospectdb generate` in the
+ * vitest global setup of the `integration` and `postgres` projects: the files that run the BUILT package
+ * (`docs.test.ts` runs the doc blocks through `dist/cli/main.js`, `package.test.ts` imports `dist/` by
+ * name, servers and CLIs start as child processes from it: `built-cli.ts`) need a `dist/` no older
+ * than `src/`, and the built CLI's development tools (`prospectdb generate` in the
  * docs, `dist-tools/`) no older than `src/` and `tools/`. Built here once, before any of them starts:
  * files that each built them when stale compiled twice (~20 s of CPU each) and removed each other's
  * build mid-run, and the docs' `generate` failed when it ran before the file that built the tools.

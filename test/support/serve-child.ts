@@ -1,13 +1,11 @@
 /**
- * Test support: `prospectdb serve …` as a child process (from source, under tsx) on a free loopback
+ * Test support: `prospectdb serve …` as a child process (the built CLI, `built-cli.ts`) on a free loopback
  * port, with `PROSPECTDB_DIAGNOSTICS=1` so every answer names the process that served it
  * (`x-prospectdb-pid`). Resolves once it serves; `stop` sends a signal and resolves with how it ended.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { BUILT_CLI } from './built-cli.js';
 import { freePort } from './postgres.js';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 export interface ServeChild {
   readonly child: ChildProcess;
@@ -29,7 +27,7 @@ export async function startServe(
   const port = options.port ?? (await freePort());
   const workers = args.includes('--workers') && args[args.indexOf('--workers') + 1] !== '1';
   return startChild(
-    [MAIN, 'serve', '--db', db, '--port', String(port), ...args],
+    [BUILT_CLI, 'serve', '--db', db, '--port', String(port), ...args],
     port,
     workers ? /workers listening/ : /serving .* on http/,
     options.timeoutMs,
@@ -37,15 +35,16 @@ export async function startServe(
 }
 
 /**
- * Starts `node --import tsx …args` (a server on `port`) and resolves once its stderr matches `ready`.
+ * Starts `node …nodeArgs` (a server on `port`) and resolves once its stderr matches `ready`. A test
+ * support script in TypeScript runs with `--import tsx` first in `nodeArgs`.
  */
 export async function startChild(
-  args: string[],
+  nodeArgs: string[],
   port: number,
   ready: RegExp,
   timeoutMs = 60_000,
 ): Promise<ServeChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, nodeArgs, {
     env: { ...process.env, PROSPECTDB_DIAGNOSTICS: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
