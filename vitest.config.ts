@@ -69,11 +69,20 @@ const tempFor = (project: string) => ({
 });
 
 const common = {
-  // Forks keep native better-sqlite3 handles isolated per file.
+  // Child processes, not threads: a test's native handles (better-sqlite3), working folder and signal
+  // handlers stay out of vitest's own process.
   pool: 'forks' as const,
   testTimeout: 60_000,
   hookTimeout: 120_000,
   setupFiles: ['test/support/setup-temp.ts'],
+  // One module graph per worker, not per file: importing the sources again for each file cost more
+  // CPU than most of their tests (half the integration and postgres projects' import time). Safe
+  // because the files share no mutable module state: what src keeps at module level is caches of
+  // constant things (the route table, compiled schemas, codecs keyed by database) and scratch buffers
+  // reset on each call, and test/support keeps none that outlives a file (a temp folder is made again
+  // when the file that made it removed it); the setup file still runs per file (its own temp folder
+  // and leak check).
+  isolate: false,
 };
 
 export default defineConfig({
@@ -87,12 +96,6 @@ export default defineConfig({
         test: {
           ...common,
           name: 'unit',
-          // One module graph per worker, not per file: importing the sources again for each of ~50
-          // files cost more CPU than most of their tests. Safe because the unit files share no mutable
-          // module state: what src keeps at module level is caches of constant things (the route
-          // table, compiled schemas, codecs keyed by database) and scratch buffers reset on each call;
-          // the setup file still runs per file (its own temp folder and leak check).
-          isolate: false,
           include: ['test/**/*.test.ts'],
           exclude: [...POSTGRES, ...INTEGRATION],
           env: tempFor('unit'),

@@ -4,6 +4,7 @@
  * on the shared state `<state>`, runs its delivery worker with that lease, prints `ready`, and runs until
  * killed (the owner that dies mid-delivery).
  */
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -77,7 +78,8 @@ let files = 0;
  * `ctx.state` these tables stay empty and this is just a fresh file.
  */
 export function snapshotFile(): string {
-  dir ??= tempDir('webhooks-'); // removed when the test file ends
+  // Removed when the test file ends; a worker running several files (`isolate: false`) makes another.
+  if (dir === undefined || !existsSync(dir)) dir = tempDir('webhooks-');
   const path = join(dir, `snapshot-${++files}.db`);
   const db = new Database(path);
   db.exec(ACCOUNT_SCHEMA);
