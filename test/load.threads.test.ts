@@ -1,6 +1,8 @@
 /** A load and its index build on one thread or on several give the same file. */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndexes, buildIndexesThreaded } from '../src/core/warm.js';
 import {
@@ -11,6 +13,8 @@ import {
   openEngine,
   type Engine,
 } from '../src/index.js';
+import { LoadPool } from '../src/store/load-pool.js';
+import { preparer, prepareLines, type PreparedBatch, type StreamSetup } from '../src/store/load-worker.js';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { tempDir } from './support/temp.js';
 
@@ -82,4 +86,41 @@ describe('threads', () => {
     const query = { field: 'company_name', query: b.slice(0, 3) } as const;
     expect(autocomplete(three.engine, query)).toEqual(autocomplete(one.engine, query));
   }, 600_000);
+
+  it('prepares every batch on the loading thread, in order, when the pool worker fails while it starts', async () => {
+    const root = tempDir('pdb-threads-');
+    const dir = join(root, 'snapshot');
+    await generateSnapshot({ dir, businesses: 400, prospects: 0, events: 0, seed: 5, format: 'jsonl' });
+    const path = join(dir, 'businesses.jsonl');
+    const setup: StreamSetup = { stream: 'businesses', asOfYear: 2026, loadedAt: 0 };
+    const digest = (batches: PreparedBatch[]) =>
+      batches.flatMap((b) =>
+        b.items.map((item, i) => {
+          const h = createHash('sha256').update(String(b.lines[i]));
+          if (typeof item === 'string') return h.update(item).digest('hex');
+          for (const v of item.values) h.update(v instanceof Uint8Array ? v : `${String(v)}\0`);
+          return h.digest('hex');
+        }),
+      );
+    const expected = digest([
+      prepareLines(preparer(setup), { seq: 0, firstLine: 1, bytes: readFileSync(path) }),
+    ]);
+    expect(expected.length).toBe(400);
+
+    const pool = await LoadPool.start(1, () => new Worker('throw new Error("cannot load")', { eval: true }));
+    expect(pool).toBeDefined();
+    const batches: PreparedBatch[] = [];
+    await pool!.run(
+      { stream: 'businesses', path, format: 'jsonl' },
+      setup,
+      () => undefined,
+      (b) => {
+        batches.push(b);
+      },
+    );
+    await pool!.close();
+    // Several batches (the file is ~3 MB, cut at 1 MiB), all prepared here, same rows and line numbers.
+    expect(batches.length).toBeGreaterThan(1);
+    expect(digest(batches)).toEqual(expected);
+  });
 });

@@ -30,6 +30,34 @@ describe('range index', () => {
     );
   });
 
+  it('orders entries by value then row whatever their order, span or kind of number', () => {
+    // One kind of value per column (small integers take the counting sort), or a mix of them.
+    const small = fc.integer({ min: -3, max: 50 });
+    const wide = fc.integer({ min: -(2 ** 40), max: 2 ** 40 });
+    const fraction = fc.double({ min: -100, max: 100, noNaN: true });
+    const column = (value: fc.Arbitrary<number>) =>
+      fc.array(fc.tuple(fc.nat(1000), value), { maxLength: 300 });
+    fc.assert(
+      fc.property(
+        fc.oneof(column(small), column(wide), column(fraction), column(fc.oneof(small, wide, fraction))),
+        fc.boolean(),
+        (pairs, ascending) => {
+          // Each row once, as the index builds take them; in row order or shuffled by the generator.
+          const seen = new Set<number>();
+          const entries = pairs.flatMap(([row, v]) =>
+            seen.has(row) ? [] : (seen.add(row), [{ row, value: v }]),
+          );
+          if (ascending) entries.sort((a, b) => a.row - b.row);
+          const oracle = [...entries].sort((a, b) => a.value - b.value || a.row - b.row);
+          const index = buildRange(entries, 1001, 1);
+          expect([...index.rows]).toEqual(oracle.map((e) => e.row));
+          expect([...index.values]).toEqual([...Int32Array.from(oracle, (e) => e.value)]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('cuts large columns into slices whose prefix sets hold exactly the rows before each cut', () => {
     const n = 80_000;
     const values = Array.from({ length: n }, (_, row) => (row % 7 === 0 ? null : (row * 7919) % 400));

@@ -155,10 +155,18 @@ function buildBusinessIndex(engine: Context): BusinessIndex {
   };
   const googleOf = new CsrBuilder();
   const linkedinOf = new CsrBuilder();
+  // Categories, technologies, keywords and topics repeat across businesses: each distinct text is
+  // folded once.
+  const folded = new Map<string, string>();
+  const fold = (v: string) => {
+    let k = folded.get(v);
+    if (k === undefined) folded.set(v, (k = foldText(v)));
+    return k;
+  };
   const texts = (b: FacetBuilder, values: readonly string[] | undefined, row: number) => {
     const ids = new Set<number>();
     for (const v of values ?? []) {
-      const k = foldText(v);
+      const k = fold(v);
       if (k) ids.add(b.add(k, v, row));
     }
     return ids;
@@ -200,7 +208,7 @@ function buildBusinessIndex(engine: Context): BusinessIndex {
       }
     }
     if (r.city_region) {
-      const k = foldText(r.city_region);
+      const k = fold(r.city_region);
       if (k) f.cityRegion.add(k, r.city_region, row);
     }
     if (r.size) f.size.add(r.size, r.size, row);
@@ -223,7 +231,7 @@ function buildBusinessIndex(engine: Context): BusinessIndex {
     }
     texts(f.websiteKeywords, keywords, row);
     for (const [topic, level] of intents) {
-      const k = foldText(topic);
+      const k = fold(topic);
       if (!k) continue;
       f.intent.add(`${k}|${level}`, topic, row);
       f.intentTopic.add(k, topic, row);

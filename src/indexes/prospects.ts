@@ -59,33 +59,34 @@ export interface ProspectIndex {
 
 const DEPARTMENT_ID = new Map<string, number>(JOB_DEPARTMENTS.map((d, i) => [d, i + 1]));
 
-interface Row {
-  rowid: number;
-  business_rowid: number | null;
-  country_code: string | null;
-  region_country_code: string | null;
-  job_title: string;
-  job_level: string | null;
-  job_department: string | null;
-  total_experience_months: number | null;
-  current_role_months: number | null;
-  has_email: number;
-  has_phone: number;
-  company_name: string | null;
-  company_key: string | null;
-  company_size: string | null;
-  company_revenue: string | null;
-  company_age: string | null;
-  company_locations: string | null;
-  company_country_code: string | null;
-  company_region_country_code: string | null;
-  company_city_region_country: string | null;
-  company_city: string | null;
-  company_naics: string | null;
-  company_is_public: number | null;
-  company_has_website: number | null;
-  facets: Buffer;
-}
+/** A row of `SCAN_SQL.prospects`, read raw (an array: no object with 25 named fields per row). */
+type Row = [
+  rowid: number,
+  business_rowid: number | null,
+  country_code: string | null,
+  region_country_code: string | null,
+  job_title: string,
+  job_level: string | null,
+  job_department: string | null,
+  total_experience_months: number | null,
+  current_role_months: number | null,
+  has_email: number,
+  has_phone: number,
+  company_name: string | null,
+  company_key: string | null,
+  company_size: string | null,
+  company_revenue: string | null,
+  company_age: string | null,
+  company_locations: string | null,
+  company_country_code: string | null,
+  company_region_country_code: string | null,
+  company_city_region_country: string | null,
+  company_city: string | null,
+  company_naics: string | null,
+  company_is_public: number | null,
+  company_has_website: number | null,
+  facets: Buffer,
+];
 
 export function prospectIndex(engine: Context): ProspectIndex {
   return engine.indexes.get(PROSPECT_INDEX);
@@ -215,9 +216,16 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     }
     otherNames.set(rowid, pairs);
   }
+  // Titles, skills and interests repeat across prospects: each distinct text is folded once.
+  const folded = new Map<string, string>();
+  const fold = (v: string) => {
+    let k = folded.get(v);
+    if (k === undefined) folded.set(v, (k = foldText(v)));
+    return k;
+  };
   const texts = (b: FacetBuilder, values: readonly string[] | undefined, row: number) => {
     for (const v of values ?? []) {
-      const k = foldText(v);
+      const k = fold(v);
       if (k) b.add(k, v, row);
     }
   };
@@ -236,44 +244,69 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     }
   };
 
-  const rows = db.prepare(SCAN_SQL.prospects).iterate() as IterableIterator<Row>;
-  for (const r of rows) {
-    const row = r.rowid;
+  const rows = db.prepare(SCAN_SQL.prospects).raw().iterate() as IterableIterator<Row>;
+  for (const [
+    row,
+    business_rowid,
+    country_code,
+    region_country_code,
+    job_title,
+    job_level,
+    job_department,
+    total_experience_months,
+    current_role_months,
+    has_email,
+    has_phone,
+    company_name,
+    company_key,
+    company_size,
+    company_revenue,
+    company_age,
+    company_locations,
+    company_country_code,
+    company_region_country_code,
+    company_city_region_country,
+    company_city,
+    company_naics,
+    company_is_public,
+    company_has_website,
+    facetBlob,
+  ] of rows) {
     // The slim `facets` blob, not the full doc: the build decodes ~60 bytes per row instead of ~1.6 KB.
-    const [levels, departments, skills, interests] = wireCodec.unpack(r.facets) as ProspectFacets;
+    const [levels, departments, skills, interests] = wireCodec.unpack(facetBlob) as ProspectFacets;
     all.add(row);
-    if (r.has_email) hasEmail.add(row);
-    if (r.has_phone) hasPhone.add(row);
-    if (r.company_has_website) hasWebsite.add(row);
-    if (r.company_is_public) isPublic.add(row);
-    countryOf[row] = countryId(r.country_code);
-    regionOf[row] = regionId(r.region_country_code);
-    departmentOf[row] = (r.job_department && DEPARTMENT_ID.get(r.job_department)) || 0;
-    if (r.total_experience_months !== null) experience.push({ row, value: r.total_experience_months });
-    if (r.current_role_months !== null) role.push({ row, value: r.current_role_months });
+    if (has_email) hasEmail.add(row);
+    if (has_phone) hasPhone.add(row);
+    if (company_has_website) hasWebsite.add(row);
+    if (company_is_public) isPublic.add(row);
+    countryOf[row] = countryId(country_code);
+    regionOf[row] = regionId(region_country_code);
+    departmentOf[row] = (job_department && DEPARTMENT_ID.get(job_department)) || 0;
+    if (total_experience_months !== null) experience.push({ row, value: total_experience_months });
+    if (current_role_months !== null) role.push({ row, value: current_role_months });
 
-    if (r.country_code) f.country.add(r.country_code, r.country_code, row);
-    if (r.region_country_code) f.region.add(r.region_country_code, r.region_country_code, row);
-    if (r.company_country_code) f.companyCountry.add(r.company_country_code, r.company_country_code, row);
-    if (r.company_region_country_code) {
-      f.companyRegion.add(r.company_region_country_code, r.company_region_country_code, row);
+    if (country_code) f.country.add(country_code, country_code, row);
+    if (region_country_code) f.region.add(region_country_code, region_country_code, row);
+    if (company_country_code) f.companyCountry.add(company_country_code, company_country_code, row);
+    if (company_region_country_code) {
+      f.companyRegion.add(company_region_country_code, company_region_country_code, row);
     }
-    const crc = r.company_city_region_country;
+    const crc = company_city_region_country;
     for (const k of cityRegionCountryKeys(
-      r.company_city,
-      r.company_region_country_code,
-      r.company_country_code,
+      company_city,
+      company_region_country_code,
+      company_country_code,
       crc,
     )) {
       f.cityRegionCountry.add(k, crc ?? k, row);
     }
-    if (r.company_size) f.size.add(r.company_size, r.company_size, row);
-    if (r.company_revenue) f.revenue.add(r.company_revenue, r.company_revenue, row);
-    if (r.company_age) f.age.add(r.company_age, r.company_age, row);
-    if (r.company_locations) f.locations.add(r.company_locations, r.company_locations, row);
-    for (const p of naicsPrefixes(r.company_naics)) f.naics.add(p, p, row);
-    if (r.business_rowid !== null) {
-      const b = r.business_rowid;
+    if (company_size) f.size.add(company_size, company_size, row);
+    if (company_revenue) f.revenue.add(company_revenue, company_revenue, row);
+    if (company_age) f.age.add(company_age, company_age, row);
+    if (company_locations) f.locations.add(company_locations, company_locations, row);
+    for (const p of naicsPrefixes(company_naics)) f.naics.add(p, p, row);
+    if (business_rowid !== null) {
+      const b = business_rowid;
       copy(f.google, bi.googleOf, googleKeys, bi.facets.google.labels, b, row);
       copy(f.linkedin, bi.linkedinOf, linkedinKeys, bi.facets.linkedin.labels, b, row);
       if (b < businessCount.length) {
@@ -281,19 +314,19 @@ function buildProspectIndex(engine: Context): ProspectIndex {
         businessOfRow[row] = b;
       }
     }
-    if (r.job_level) f.jobLevel.add(r.job_level, r.job_level, row);
+    if (job_level) f.jobLevel.add(job_level, job_level, row);
     for (const l of levels) f.jobLevel.add(l, l, row);
-    if (r.job_department) f.jobDepartment.add(r.job_department, r.job_department, row);
+    if (job_department) f.jobDepartment.add(job_department, job_department, row);
     for (const d of departments) f.jobDepartment.add(d, d, row);
-    if (r.job_title) {
-      const k = foldText(r.job_title);
-      if (k) f.jobTitle.add(k, r.job_title, row);
+    if (job_title) {
+      const k = fold(job_title);
+      if (k) f.jobTitle.add(k, job_title, row);
     }
     texts(f.skills, skills, row);
     texts(f.interests, interests, row);
-    if (r.company_key && r.company_name) f.companyName.add(r.company_key, r.company_name, row);
-    if (r.business_rowid !== null) {
-      for (const [k, name] of otherNames.get(r.business_rowid) ?? []) f.companyOtherName.add(k, name, row);
+    if (company_key && company_name) f.companyName.add(company_key, company_name, row);
+    if (business_rowid !== null) {
+      for (const [k, name] of otherNames.get(business_rowid) ?? []) f.companyOtherName.add(k, name, row);
     }
   }
 

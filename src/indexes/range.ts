@@ -30,9 +30,7 @@ export function buildRange(
   size: number,
   buckets = entries.length >= MIN_ROWS_FOR_CUTS ? BUCKETS : 1,
 ): RangeIndex {
-  entries.sort((a, b) => a.value - b.value || a.row - b.row);
-  const values = Int32Array.from(entries, (e) => e.value);
-  const rows = Uint32Array.from(entries, (e) => e.row);
+  const { values, rows } = sortByValue(entries);
   const n = rows.length;
   const cuts = Uint32Array.from({ length: buckets + 1 }, (_, j) => Math.round((j * n) / buckets));
   const before: Bitset[] = [new Bitset(size)];
@@ -42,6 +40,47 @@ export function buildRange(
     before.push(b);
   }
   return { values, rows, cuts, before };
+}
+
+/**
+ * `entries` ordered by value, then row. The common case (rows ascending, as a rowid-ordered scan adds
+ * them, and integer values of a span not much larger than their count: months, years) is a counting
+ * sort, linear and without a comparator call per pair (the sort was ~8 % of the prospect index build);
+ * anything else is sorted.
+ */
+function sortByValue(entries: readonly { row: number; value: number }[]): {
+  values: Int32Array;
+  rows: Uint32Array;
+} {
+  const n = entries.length;
+  let min = Infinity;
+  let max = -Infinity;
+  let counting = n > 0;
+  for (let i = 0; i < n && counting; i++) {
+    const { row, value } = entries[i]!;
+    if (!Number.isInteger(value) || (i > 0 && row <= entries[i - 1]!.row)) counting = false;
+    if (value < min) min = value;
+    if (value > max) max = value;
+  }
+  if (counting && max - min <= Math.max(1024, 4 * n)) {
+    const start = new Uint32Array(max - min + 2);
+    for (let i = 0; i < n; i++) start[entries[i]!.value - min + 1]!++;
+    for (let v = 1; v < start.length; v++) start[v]! += start[v - 1]!;
+    const values = new Int32Array(n);
+    const rows = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const { row, value } = entries[i]!;
+      const at = start[value - min]!++;
+      values[at] = value;
+      rows[at] = row;
+    }
+    return { values, rows };
+  }
+  const sorted = [...entries].sort((a, b) => a.value - b.value || a.row - b.row);
+  return {
+    values: Int32Array.from(sorted, (e) => e.value),
+    rows: Uint32Array.from(sorted, (e) => e.row),
+  };
 }
 
 /** First index whose value is ≥ `v`. */
