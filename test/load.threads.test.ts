@@ -1,6 +1,7 @@
 /** A load and its index build on one thread or on several give the same file. */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
   openEngine,
   type Engine,
 } from '../src/index.js';
+import { AUTO_THREADS_MIN_BYTES, AUTO_THREADS_MIN_ROWS, loadThreads } from '../src/store/load.js';
 import { LoadPool } from '../src/store/load-pool.js';
 import { preparer, prepareLines, type PreparedBatch, type StreamSetup } from '../src/store/load-worker.js';
 import { generateSnapshot } from '../tools/generate/index.js';
@@ -53,6 +55,16 @@ function dump(e: Engine) {
 }
 
 describe('threads', () => {
+  it('default to the cores available, or to 1 for work too small to repay a worker; a given count stands', () => {
+    const cores = availableParallelism();
+    expect(loadThreads(undefined, AUTO_THREADS_MIN_BYTES, AUTO_THREADS_MIN_BYTES)).toBe(cores);
+    expect(loadThreads(undefined, AUTO_THREADS_MIN_BYTES - 1, AUTO_THREADS_MIN_BYTES)).toBe(1);
+    expect(loadThreads(undefined, AUTO_THREADS_MIN_ROWS - 1, AUTO_THREADS_MIN_ROWS)).toBe(1);
+    expect(loadThreads(undefined)).toBe(cores);
+    expect(loadThreads(2, 10, AUTO_THREADS_MIN_BYTES)).toBe(2);
+    expect(loadThreads(0, Infinity, 0)).toBe(1);
+  });
+
   it('load and build the indexes into the same rows and the same saved index bytes on 1 thread and on 2', async () => {
     const root = tempDir('pdb-threads-');
     const dir = join(root, 'snapshot');

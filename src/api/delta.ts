@@ -39,7 +39,7 @@ export interface DeltaFileOptions extends DeltaOptions {
   out: string;
   /** How the base is copied; `auto` (default): a byte copy, or a SQLite backup when the base has a WAL. */
   copy?: CopyMethod | 'auto';
-  /** Threads the index build runs on, as for a load (default: the cores available). */
+  /** Threads the index build runs on, as for a load (default: the cores available; 1 for a small file). */
   threads?: number;
 }
 

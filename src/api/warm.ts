@@ -18,7 +18,8 @@ export function buildIndexes(engine: Context): number {
 }
 
 /**
- * {@link buildIndexes} on `threads` threads (default: the cores available; 1: this thread only): this
+ * {@link buildIndexes} on `threads` threads (default: the cores available, or 1 below 30,000 businesses
+ * and prospects; 1: this thread only): this
  * thread builds the search and autocomplete indexes while workers build the match indexes on read-only
  * connections and send them back to be saved. The file gets the same saved indexes, byte for byte; resolves with the
  * milliseconds it took.

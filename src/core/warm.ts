@@ -12,10 +12,11 @@ import { buildingIndexes, saveIndexBytes } from '../indexes/persist.js';
 import { prospectIndex } from '../indexes/prospects.js';
 import type { Context } from '../runtime/context.js';
 import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
-import { loadThreads } from '../store/load.js';
+import { AUTO_THREADS_MIN_ROWS, loadThreads } from '../store/load.js';
 import { handOffProspectKeys, takeProspectKeys } from '../store/load-keys.js';
 import { workerSpawner } from '../store/load-pool.js';
 import { getMeta } from '../store/open.js';
+import { countStatements } from '../store/sql/meta.js';
 import { completionIndex } from './autocomplete.js';
 import { cursorScope, encodeCursor } from './cursor.js';
 import { INDEX_STEPS, INDEX_WORKER_TAG, lanesFor } from './index-lanes.js';
@@ -40,7 +41,8 @@ export function buildIndexes(engine: Context): number {
 }
 
 /**
- * {@link buildIndexes} on `threads` threads (default: the cores available; 1 builds everything on this
+ * {@link buildIndexes} on `threads` threads (default: the cores available, or 1 below 30,000 businesses
+ * and prospects, where starting workers costs more than they save; 1 builds everything on this
  * thread): this thread builds the costliest lane of indexes (`index-lanes.ts`) while workers build the
  * others on read-only connections to the file and send their saved bytes back; this thread saves them.
  * The file ends up with the same saved indexes, byte for byte. Indexes a worker built are not kept in
@@ -53,7 +55,10 @@ export async function buildIndexesThreaded(
   engine: Context,
   options: { threads?: number } = {},
 ): Promise<number> {
-  const threads = loadThreads(options.threads);
+  const threads =
+    options.threads === undefined
+      ? loadThreads(undefined, indexedRows(engine), AUTO_THREADS_MIN_ROWS)
+      : loadThreads(options.threads);
   const spawn =
     threads > 1 && engine.path !== ':memory:' && !engine.settings.readonly
       ? workerSpawner(import.meta.url, 'index-worker', { tag: INDEX_WORKER_TAG })
@@ -89,6 +94,12 @@ export async function buildIndexesThreaded(
   }
   cursorSecret(engine);
   return performance.now() - started;
+}
+
+/** Businesses and prospects: what decides whether an index build's default threads repay their start. */
+function indexedRows(engine: Context): number {
+  const counts = countStatements(engine.db);
+  return (counts.businesses.get() as number) + (counts.prospects.get() as number);
 }
 
 /** One lane built by a worker: its indexes' saved bytes, or the reason it failed. */

@@ -46,7 +46,8 @@ export interface LoadOptions {
    * threads parse, validate and encode the lines of JSON Lines streams of at least 1 MiB while this
    * thread inserts the rows (and prepares a batch itself whenever every worker is busy); MessagePack
    * streams and smaller files load on this thread. 0 is read as 1. Default: the cores available
-   * (`os.availableParallelism()`). `buildIndexesThreaded` takes the same count; see
+   * (`os.availableParallelism()`), or 1 for input under 64 MiB (gzipped files counted at six times
+   * their size), where starting a worker costs more than it saves. `buildIndexesThreaded` takes the same count; see
    * `bench/load.bench.ts`.
    */
   threads?: number;

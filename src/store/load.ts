@@ -8,6 +8,7 @@
  * `load-columns.ts` and `load-insert.ts` (the bulk INSERTs), `load-companies.ts` (company fields of
  * prospects), `load-pool.ts` and `load-worker.ts` (threaded preparation).
  */
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { EngineError } from '../errors.js';
 import {
@@ -32,11 +33,33 @@ export type { LoadIssue, LoadOptions, LoadProgress, LoadReport, StreamReport } f
 const ORDER = (s: StreamName) => STREAMS.indexOf(s);
 
 /**
- * The threads a load (and the index build after it) works on: `threads` when given (0 is read as 1),
- * else the cores available.
+ * Input below which a load whose `threads` are not given runs on one thread: bytes of the stream files,
+ * a gzipped file counted as {@link GZIP_RATIO} times its size. A worker costs 0.5–1 s of CPU to start
+ * (it loads its modules), more than it saves on a small snapshot: the demo's 17k rows (5 MB gzipped)
+ * took 5.1–6.4 s of CPU on one thread and 8.4–8.7 s on two, in no less wall time. 64 MiB is ~25k
+ * generated prospects, several seconds of work per thread.
  */
-export function loadThreads(threads: number | undefined): number {
-  return Math.max(1, threads ?? availableParallelism());
+export const AUTO_THREADS_MIN_BYTES = 64 << 20;
+/** About how much a snapshot's JSON Lines shrink gzipped (generated and demo files: 5–7×). */
+const GZIP_RATIO = 6;
+/** Rows (businesses and prospects) below which an index build whose `threads` are not given stays here. */
+export const AUTO_THREADS_MIN_ROWS = 30_000;
+
+/**
+ * The threads a load (or the index build after it) works on: `threads` when given (0 is read as 1),
+ * else the cores available, or 1 when the work is too small to repay starting workers (`work` below
+ * `min`: input bytes for a load, rows for an index build).
+ */
+export function loadThreads(threads: number | undefined, work = Infinity, min = 0): number {
+  if (threads !== undefined) return Math.max(1, threads);
+  return work >= min ? availableParallelism() : 1;
+}
+
+/** The input size {@link AUTO_THREADS_MIN_BYTES} is compared with. */
+function inputBytes(files: readonly StreamFile[]): number {
+  let bytes = 0;
+  for (const f of files) bytes += statSync(f.path).size * (f.format === 'jsonl.gz' ? GZIP_RATIO : 1);
+  return bytes;
 }
 
 /** Loads a snapshot into `db`. Streams absent from the snapshot keep their current rows. */
@@ -67,7 +90,7 @@ export async function loadSnapshot(
   const strict = options.strict ?? false;
 
   // `threads` counts this thread: N threads are this one and N - 1 workers (0 is read as 1).
-  const workers = loadThreads(options.threads) - 1;
+  const workers = loadThreads(options.threads, inputBytes(files), AUTO_THREADS_MIN_BYTES) - 1;
   let poolStart: Promise<LoadPool | undefined> | undefined;
   const pool = () => (poolStart ??= workers > 0 ? LoadPool.start(workers) : Promise.resolve(undefined));
   // Workers boot (load their modules) while this thread clears the first stream's rows and indexes.

@@ -17,7 +17,8 @@ Loads the snapshot folder (manifest.json, businesses|prospects|events as .jsonl,
 into FILE, replacing the streams it holds. Bad lines are reported and skipped; --strict refuses the
 whole snapshot instead and leaves FILE unchanged. Then builds every index (search and match) and saves
 them in FILE, so every later process answers its first query at once. --threads N: the threads that
-do the work, this one included (default: the cores available). 1 does everything on one thread; with
+do the work, this one included (default: the cores available, or 1 for a snapshot under 64 MiB of JSON
+Lines, gzipped files counted at six times their size). 1 does everything on one thread; with
 N ≥ 2, N - 1 worker threads parse, validate and encode lines while this thread writes them (and takes a
 batch itself when the workers are busy), then the indexes are built on N threads at once.
 
