@@ -456,7 +456,9 @@ describe('applyDeltaFile', () => {
       code: 'SNAPSHOT_NOT_FOUND',
     });
     const out = join(dir, 'next.db');
-    const report = await applyDeltaFile({ base, delta, out });
+    // Indexes built on this thread: workers would each load tsx and the sources first (~3 s of CPU),
+    // and `load.threads.test.ts` checks that a threaded build saves the same bytes.
+    const report = await applyDeltaFile({ base, delta, out, threads: 1 });
     expect(hash()).toBe(before);
     expect(report.copy.method).toBe('copy');
     // A delta of the new file's base is refused on the new file: the ids differ.

@@ -2,7 +2,7 @@
  * The engine as a library user meets it: accounts, handle(), ingestEvents(), and background workers that
  * start on their own and stop with close().
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine.js';
 import { jobWorkerOf } from '../src/jobs/worker.js';
 import { demoEngine } from './support/demo.js';
@@ -10,8 +10,20 @@ import { STATE_KINDS, stateFor } from './support/state.js';
 
 let engine: Engine | undefined;
 afterEach(() => {
-  engine?.close();
+  // The shared demo engine stays open for the next test that takes it (the job test closes it).
+  if (engine !== demo) engine?.close();
   engine = undefined;
+});
+
+/**
+ * One demo engine (default state, no rate limit) for the tests that only add to it: loading the demo
+ * costs ~2 s of CPU. The event test ingests one event; the job test, last, closes it.
+ */
+let demo: Engine | undefined;
+const sharedDemo = async (): Promise<Engine> =>
+  (demo = demo && !demo.closed ? demo : await demoEngine({ rateLimit: false }));
+afterAll(() => {
+  if (demo && !demo.closed) demo.close();
 });
 
 function multipart(fields: Record<string, string>, csv: string) {
@@ -72,7 +84,7 @@ describe('engine', () => {
   );
 
   it('ingests events through the engine and serves them to events fetch', async () => {
-    engine = await demoEngine({ rateLimit: false });
+    engine = await sharedDemo();
     const businessId = engine.db
       .prepare('SELECT business_id FROM businesses LIMIT 1')
       .pluck()
@@ -101,7 +113,7 @@ describe('engine', () => {
   });
 
   it('starts the job worker when a job is submitted and runs it to succeeded; close() stops it', async () => {
-    engine = await demoEngine({ rateLimit: false });
+    engine = await sharedDemo();
     expect(jobWorkerOf(engine)).toBeUndefined();
     const { api_key } = await engine.accounts.create({ name: 'jobs', credits: 1000 });
     const ids = engine.db.prepare('SELECT business_id FROM businesses LIMIT 5').pluck().all() as string[];

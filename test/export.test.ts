@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as exportCommand } from '../src/cli/commands/export.js';
 import { csvRows } from '../src/cli/commands/match.js';
@@ -132,13 +132,12 @@ describe('export iterators', () => {
 });
 
 describe('export files', () => {
+  // One DuckDB for the file's queries (each reads a file of its own).
+  let conn: DuckDBConnection | undefined;
+  afterAll(() => conn?.closeSync());
   const duck = async (sql: string) => {
-    const conn = await (await DuckDBInstance.create(':memory:')).connect();
-    try {
-      return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-    } finally {
-      conn.closeSync();
-    }
+    conn ??= await (await DuckDBInstance.create(':memory:')).connect();
+    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
   };
 
   const write = async (

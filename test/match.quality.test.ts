@@ -11,6 +11,7 @@ import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js
 import type { Engine } from '../src/engine.js';
 import { businessMatchIndex } from '../src/indexes/match/businesses.js';
 import { generateSnapshot } from '../tools/generate/index.js';
+import { DEMO_LOAD } from './support/demo.js';
 import { tempDir } from './support/temp.js';
 
 let engine: Engine;
@@ -29,7 +30,7 @@ beforeAll(async () => {
     format: 'jsonl',
   });
   snapshot = await holdOut(join(dir, 'src'), join(dir, 'held'), 0.1);
-  engine = await loadHeldOut(snapshot);
+  engine = await loadHeldOut(snapshot, undefined, DEMO_LOAD.threads);
   const bset = businessEvalSet(snapshot, 120, 3, businessMatchIndex(engine));
   businesses = quality(
     bset,

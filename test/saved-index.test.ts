@@ -18,6 +18,15 @@ import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
 import { tempDir } from './support/temp.js';
 
 let path: string;
+/** An in-memory engine over the same snapshot, whose indexes are built from the rows (read only). */
+let memory: Engine | undefined;
+const inMemory = async (): Promise<Engine> => {
+  if (memory) return memory;
+  memory = openEngine({ clock: () => DEMO_NOW });
+  engines.push(memory);
+  await memory.load(DEMO_DIR, DEMO_LOAD);
+  return memory;
+};
 beforeAll(async () => {
   path = join(tempDir('pdb-saved-'), 'demo.db');
   const engine = openEngine({ path, clock: () => DEMO_NOW });
@@ -54,9 +63,7 @@ describe('saved indexes', () => {
   });
 
   it('give the same pages and stats as indexes built in memory', async () => {
-    const memory = openEngine({ clock: () => DEMO_NOW });
-    engines.push(memory);
-    await memory.load(DEMO_DIR, DEMO_LOAD);
+    const memory = await inMemory();
     const reader = open(true);
     engines.push(reader);
     const filters: ProspectFilters = {
@@ -72,7 +79,9 @@ describe('saved indexes', () => {
     const file = (cliFile = join(tempDir('pdb-saved-cli-'), 'cli.db'));
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      expect(await runLoad(['--db', file, DEMO_DIR])).toBe(0);
+      // On this thread: workers would each load tsx and the sources first (~10 s of CPU here), and
+      // `load.threads.test.ts` checks that a threaded load and build save the same index bytes.
+      expect(await runLoad(['--db', file, '--threads', '1', DEMO_DIR])).toBe(0);
       expect(stderr.mock.calls.flat().join('\n')).toMatch(/search and match indexes built and saved in/);
     } finally {
       stderr.mockRestore();
@@ -86,9 +95,7 @@ describe('saved indexes', () => {
   });
 
   it('answer autocomplete from the file as a fresh build does, building nothing', async () => {
-    const memory = openEngine({ clock: () => DEMO_NOW });
-    engines.push(memory);
-    await memory.load(DEMO_DIR, DEMO_LOAD);
+    const memory = await inMemory();
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const reader = openEngine({ path: cliFile, readonly: true });

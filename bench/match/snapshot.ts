@@ -111,12 +111,20 @@ export async function holdOut(
   return { businesses, prospects, heldBusinesses, heldProspects, dir: outDir };
 }
 
-/** An engine over a held-out folder (in memory, or a database file when `path` is given). */
-export async function loadHeldOut(snapshot: HeldOutSnapshot, path?: string): Promise<Engine> {
+/**
+ * An engine over a held-out folder (in memory, or a database file when `path` is given), loaded on
+ * `threads` threads (default: the cores available; the tests pass 1, as their workers would each load
+ * tsx and the loader's modules first).
+ */
+export async function loadHeldOut(
+  snapshot: HeldOutSnapshot,
+  path?: string,
+  threads?: number,
+): Promise<Engine> {
   const engine = openEngine({ path, clock: () => Date.parse('2026-11-01T12:00:00Z') });
   await engine.load(
     { businesses: join(snapshot.dir, 'businesses.jsonl'), prospects: join(snapshot.dir, 'prospects.jsonl') },
-    { strict: true },
+    { strict: true, threads },
   );
   return engine;
 }

@@ -258,10 +258,14 @@ export function writeSnapshot(dir: string, size: SnapshotSize): string {
   return dir;
 }
 
-/** An engine (file or memory) over a fresh synthetic snapshot; tests start the job worker themselves. */
+/**
+ * An engine (file or memory) over a fresh synthetic snapshot; tests start the job worker themselves.
+ * Loaded on this thread, as the demo engines are (`demo.ts`): a load worker first loads tsx and the
+ * loader's modules, more CPU than it saves on these sizes.
+ */
 export async function syntheticEngine(dir: string, size: SnapshotSize, path?: string): Promise<Engine> {
   const engine = openEngine({ path, clock: () => NOW, jobs: { worker: false } });
-  await engine.load(writeSnapshot(join(dir, 'snapshot'), size), { strict: true });
+  await engine.load(writeSnapshot(join(dir, 'snapshot'), size), { strict: true, threads: 0 });
   return engine;
 }
 

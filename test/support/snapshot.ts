@@ -9,7 +9,12 @@ export interface SnapshotRecords {
   prospects?: readonly object[];
 }
 
-/** Writes the records as a snapshot folder (JSON Lines + manifest) and loads it into a new engine. */
+/**
+ * Writes the records as a snapshot folder (JSON Lines + manifest) and loads it into a new engine, on
+ * this thread (as `DEMO_LOAD` in `demo.ts`): a stream file of 1 MiB or more (600 generated prospects)
+ * otherwise starts a worker that loads tsx and the loader's modules, ≈1.5 s of CPU per load, several
+ * times what the load itself costs. `load.test.ts` checks that threaded loads make the same rows.
+ */
 export async function engineOf(records: SnapshotRecords): Promise<Engine> {
   const dir = mkdtempSync(join(tmpdir(), 'pdb-snapshot-'));
   for (const [stream, rows] of Object.entries(records) as [string, readonly object[] | undefined][]) {
@@ -22,7 +27,7 @@ export async function engineOf(records: SnapshotRecords): Promise<Engine> {
   );
   try {
     const engine = openEngine();
-    await engine.load(dir, { strict: true });
+    await engine.load(dir, { strict: true, threads: 0 });
     return engine;
   } finally {
     // The engine keeps the records in its own database: the folder is not needed after the load.
