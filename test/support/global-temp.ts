@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { TOOL_CACHE } from './temp.js';
+import { DEMO_CACHE_PREFIX, TOOL_CACHE } from './temp.js';
 
 export default function setup(project: TestProject): () => void {
   const dir = project.config.env.PROSPECTDB_TEST_TMPDIR;
@@ -20,8 +20,11 @@ export default function setup(project: TestProject): () => void {
   return () => {
     process.removeListener('exit', remove);
     // A file whose tests were all skipped never runs its hooks: its own folder stays, empty.
+    // The demo loaded once per worker process (`demo.ts`) stays until here on purpose.
     const left = readdirSync(dir).filter(
-      (name) => !(name.startsWith('file-') && readdirSync(join(dir, name)).every((n) => TOOL_CACHE.test(n))),
+      (name) =>
+        !name.startsWith(DEMO_CACHE_PREFIX) &&
+        !(name.startsWith('file-') && readdirSync(join(dir, name)).every((n) => TOOL_CACHE.test(n))),
     );
     rmSync(dir, { recursive: true, force: true });
     if (left.length > 0) {

@@ -14,6 +14,8 @@ const made = new Set<string>();
 
 /** What tools keep in the temp folder on their own: tsx's compile cache (`tsx-<uid>`). */
 export const TOOL_CACHE = /^tsx-\d+$/;
+/** Names of the demo loaded once per worker process, in a project's temp folder (`demo.ts`). */
+export const DEMO_CACHE_PREFIX = 'demo-cache-';
 
 /** A new empty folder `<tmpdir>/<prefix>XXXXXX`, removed when the test file ends. */
 export function tempDir(prefix: string): string {
