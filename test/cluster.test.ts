@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/engine.js';
 import { getMeta } from '../src/store/open.js';
-import { DEMO_DIR } from './support/demo.js';
+import { demoEngine } from './support/demo.js';
 import { send } from './support/http-client.js';
 import { startServe, type ServeChild } from './support/serve-child.js';
 
@@ -23,8 +23,7 @@ const running: ServeChild[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'prospectdb-cluster-'));
   db = join(dir, 'demo.db');
-  const engine = openEngine({ path: db });
-  await engine.load(DEMO_DIR, { threads: 0 }); // on this thread, as support/demo.ts says why
+  const engine = await demoEngine({ path: db, clock: Date.now });
   apiKey = (await engine.accounts.create({ name: 'cluster', credits: 1_000_000 })).api_key;
   engine.close();
 });

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as matchCli } from '../src/cli/commands/match.js';
 import { matchBusinessRows, type MatchOptions } from '../src/core/match/index.js';
 import { evaluateMatches, type Engine } from '../src/index.js';
-import { openEngine } from '../src/engine.js';
-import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
+import { demoEngine } from './support/demo.js';
 
 let dir: string;
 let dbPath: string;
@@ -22,8 +21,7 @@ const NONSENSE = ['Qwxyz Zzqv Holdings', 'Vrrmpt Oblique Kkq', 'Zzyzx Plorbic La
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pdb-eval-'));
   dbPath = join(dir, 'demo.db');
-  engine = openEngine({ path: dbPath, clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, DEMO_LOAD);
+  engine = await demoEngine({ path: dbPath });
   const bs = engine.db
     .prepare('SELECT business_id, name, domain FROM businesses WHERE rowid <= 12 ORDER BY rowid')
     .all() as { business_id: string; name: string; domain: string }[];

@@ -12,12 +12,12 @@ import { run as exportCommand } from '../src/cli/commands/export.js';
 import { csvRows } from '../src/cli/commands/match.js';
 import { exportBusinesses, exportProspects } from '../src/core/export.js';
 import { fetchBusinesses, fetchProspects } from '../src/core/fetch.js';
-import { openEngine, type Engine } from '../src/engine.js';
+import type { Engine } from '../src/engine.js';
 import { exportColumns } from '../src/export/columns.js';
 import { writeExport, type ExportFormat } from '../src/export/write.js';
 import type { ProspectsExportRequest } from '../src/schemas/export.js';
 import { BusinessesFetchRequestV2, ProspectsFetchRequestV2 } from '../src/schemas/search.js';
-import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
+import { demoEngine } from './support/demo.js';
 
 /** Struct field names DuckDB's DESCRIBE quotes (they are keywords of its SQL). */
 const DUCKDB_KEYWORDS = new Set(['name', 'type']);
@@ -31,8 +31,7 @@ let engine: Engine;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pdb-export-'));
   dbPath = join(dir, 'demo.db');
-  engine = openEngine({ path: dbPath, clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, DEMO_LOAD);
+  engine = await demoEngine({ path: dbPath });
 });
 afterAll(() => {
   engine?.close();

@@ -1,7 +1,9 @@
 /** Test support: an engine over the committed demo snapshot, with a fixed clock. */
+import { copyFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { openEngine, type Engine, type EngineOptions } from '../../src/engine.js';
+import { loadedInProcess } from '../../src/indexes/persist.js';
 import { readBatches } from '../../src/snapshot/read.js';
 import type { Json, Synthetic } from '../search.oracle.js';
 import { DEMO_CACHE_PREFIX } from './temp.js';
@@ -40,16 +42,20 @@ const loadDemoOnce = () =>
   })());
 
 /**
- * A fresh in-memory engine with the demo snapshot loaded: the rows and meta of a load, copied from the
- * worker's loaded demo (rowids kept), so it answers as `engine.load(DEMO_DIR, DEMO_LOAD)` would.
- * Given a `path` or `snapshot`, it loads the demo into that file as before.
+ * A fresh engine with the demo snapshot loaded, answering as after `engine.load(DEMO_DIR, DEMO_LOAD)`:
+ * in memory, the rows (rowids kept) and meta of the worker's loaded demo copied in; given a `path` (or
+ * `snapshot`), a copy of that file (no saved indexes, as after a load).
  */
 export async function demoEngine(options: EngineOptions = {}): Promise<Engine> {
-  const engine = openEngine({ clock: () => DEMO_NOW, ...options });
-  if (options.path !== undefined || options.snapshot !== undefined) {
-    await engine.load(DEMO_DIR, DEMO_LOAD);
+  const file = options.path ?? options.snapshot;
+  if (file !== undefined) {
+    copyFileSync(await loadDemoOnce(), file);
+    const engine = openEngine({ clock: () => DEMO_NOW, ...options });
+    // Its data is this process's own load, as after `engine.load`: indexes build without a notice.
+    loadedInProcess(engine.db);
     return engine;
   }
+  const engine = openEngine({ clock: () => DEMO_NOW, ...options });
   const db = engine.db;
   db.prepare('ATTACH DATABASE ? AS demo').run(await loadDemoOnce());
   try {
