@@ -57,12 +57,12 @@ function dump(e: Engine) {
 describe('threads', () => {
   it('default to the cores available, or to 1 for work too small to repay a worker; a given count stands', () => {
     const cores = availableParallelism();
-    expect(loadThreads(undefined, AUTO_THREADS_MIN_BYTES, AUTO_THREADS_MIN_BYTES)).toBe(cores);
-    expect(loadThreads(undefined, AUTO_THREADS_MIN_BYTES - 1, AUTO_THREADS_MIN_BYTES)).toBe(1);
-    expect(loadThreads(undefined, AUTO_THREADS_MIN_ROWS - 1, AUTO_THREADS_MIN_ROWS)).toBe(1);
+    expect(loadThreads(undefined, () => AUTO_THREADS_MIN_BYTES, AUTO_THREADS_MIN_BYTES)).toBe(cores);
+    expect(loadThreads(undefined, () => AUTO_THREADS_MIN_BYTES - 1, AUTO_THREADS_MIN_BYTES)).toBe(1);
+    expect(loadThreads(undefined, () => AUTO_THREADS_MIN_ROWS - 1, AUTO_THREADS_MIN_ROWS)).toBe(1);
     expect(loadThreads(undefined)).toBe(cores);
-    expect(loadThreads(2, 10, AUTO_THREADS_MIN_BYTES)).toBe(2);
-    expect(loadThreads(0, Infinity, 0)).toBe(1);
+    expect(loadThreads(2, () => 10, AUTO_THREADS_MIN_BYTES)).toBe(2);
+    expect(loadThreads(0, () => Infinity, 0)).toBe(1);
   });
 
   it('load and build the indexes into the same rows and the same saved index bytes on 1 thread and on 2', async () => {

@@ -55,10 +55,7 @@ export async function buildIndexesThreaded(
   engine: Context,
   options: { threads?: number } = {},
 ): Promise<number> {
-  const threads =
-    options.threads === undefined
-      ? loadThreads(undefined, indexedRows(engine), AUTO_THREADS_MIN_ROWS)
-      : loadThreads(options.threads);
+  const threads = loadThreads(options.threads, () => indexedRows(engine), AUTO_THREADS_MIN_ROWS);
   const spawn =
     threads > 1 && engine.path !== ':memory:' && !engine.settings.readonly
       ? workerSpawner(import.meta.url, 'index-worker', { tag: INDEX_WORKER_TAG })

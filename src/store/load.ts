@@ -47,12 +47,16 @@ export const AUTO_THREADS_MIN_ROWS = 30_000;
 
 /**
  * The threads a load (or the index build after it) works on: `threads` when given (0 is read as 1),
- * else the cores available, or 1 when the work is too small to repay starting workers (`work` below
- * `min`: input bytes for a load, rows for an index build).
+ * else the cores available, or 1 when the work is too small to repay starting workers (`work()` below
+ * `min`: input bytes for a load, rows for an index build; only measured when `threads` is not given).
  */
-export function loadThreads(threads: number | undefined, work = Infinity, min = 0): number {
+export function loadThreads(
+  threads: number | undefined,
+  work: () => number = () => Infinity,
+  min = 0,
+): number {
   if (threads !== undefined) return Math.max(1, threads);
-  return work >= min ? availableParallelism() : 1;
+  return work() >= min ? availableParallelism() : 1;
 }
 
 /** The input size {@link AUTO_THREADS_MIN_BYTES} is compared with. */
@@ -90,7 +94,7 @@ export async function loadSnapshot(
   const strict = options.strict ?? false;
 
   // `threads` counts this thread: N threads are this one and N - 1 workers (0 is read as 1).
-  const workers = loadThreads(options.threads, inputBytes(files), AUTO_THREADS_MIN_BYTES) - 1;
+  const workers = loadThreads(options.threads, () => inputBytes(files), AUTO_THREADS_MIN_BYTES) - 1;
   let poolStart: Promise<LoadPool | undefined> | undefined;
   const pool = () => (poolStart ??= workers > 0 ? LoadPool.start(workers) : Promise.resolve(undefined));
   // Workers boot (load their modules) while this thread clears the first stream's rows and indexes.

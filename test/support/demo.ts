@@ -47,17 +47,17 @@ const loadDemoOnce = () =>
  * `snapshot`), a copy of that file (no saved indexes, as after a load).
  */
 export async function demoEngine(options: EngineOptions = {}): Promise<Engine> {
+  const loaded = await loadDemoOnce();
   const file = options.path ?? options.snapshot;
+  if (file !== undefined) copyFileSync(loaded, file);
+  const engine = openEngine({ clock: () => DEMO_NOW, ...options });
   if (file !== undefined) {
-    copyFileSync(await loadDemoOnce(), file);
-    const engine = openEngine({ clock: () => DEMO_NOW, ...options });
     // Its data is this process's own load, as after `engine.load`: indexes build without a notice.
     loadedInProcess(engine.db);
     return engine;
   }
-  const engine = openEngine({ clock: () => DEMO_NOW, ...options });
   const db = engine.db;
-  db.prepare('ATTACH DATABASE ? AS demo').run(await loadDemoOnce());
+  db.prepare('ATTACH DATABASE ? AS demo').run(loaded);
   try {
     db.transaction(() => {
       for (const table of ['businesses', 'prospects', 'events']) {
