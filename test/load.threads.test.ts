@@ -18,6 +18,7 @@ import { AUTO_THREADS_MIN_BYTES, AUTO_THREADS_MIN_ROWS, loadThreads } from '../s
 import { LoadPool } from '../src/store/load-pool.js';
 import { preparer, prepareLines, type PreparedBatch, type StreamSetup } from '../src/store/load-worker.js';
 import { generateSnapshot } from '../tools/generate/index.js';
+import { DEMO_DIR } from './support/demo.js';
 import { tempDir } from './support/temp.js';
 
 const engines: Engine[] = [];
@@ -63,6 +64,28 @@ describe('threads', () => {
     expect(loadThreads(undefined)).toBe(cores);
     expect(loadThreads(2, () => 10, AUTO_THREADS_MIN_BYTES)).toBe(2);
     expect(loadThreads(0, () => Infinity, 0)).toBe(1);
+  });
+
+  it('read a count above the cores as the cores, and refuse one that is not a whole number ≥ 0, naming it', async () => {
+    expect(loadThreads(1e9)).toBe(availableParallelism());
+    for (const threads of [-1, 1.5, Number.NaN, 'x'] as never[]) {
+      expect(() => loadThreads(threads)).toThrow(
+        `threads must be a whole number ≥ 0 (0 is read as 1), not ${String(threads)}`,
+      );
+    }
+    // Through the library, before a row is read or written.
+    const engine = openEngine();
+    try {
+      await expect(engine.load(DEMO_DIR, { threads: -1 })).rejects.toMatchObject({
+        code: 'VALIDATION',
+        issues: [{ loc: ['threads'], type: 'value_error' }],
+      });
+      await expect(buildIndexesThreaded(engine, { threads: 2.5 })).rejects.toMatchObject({
+        code: 'VALIDATION',
+      });
+    } finally {
+      engine.close();
+    }
   });
 
   it('load and build the indexes into the same rows and the same saved index bytes on 1 thread and on 2', async () => {

@@ -46,7 +46,9 @@ const GZIP_RATIO = 6;
 export const AUTO_THREADS_MIN_ROWS = 30_000;
 
 /**
- * The threads a load (or the index build after it) works on: `threads` when given (0 is read as 1),
+ * The threads a load (or the index build after it) works on: `threads` when given (0 is read as 1, and
+ * more than the cores available as the cores available: more threads only compete for them, and each
+ * worker costs memory; a count in the millions started workers until the process ran out of it),
  * else the cores available, or 1 when the work is too small to repay starting workers (`work()` below
  * `min`: input bytes for a load, rows for an index build; only measured when `threads` is not given).
  */
@@ -55,7 +57,18 @@ export function loadThreads(
   work: () => number = () => Infinity,
   min = 0,
 ): number {
-  if (threads !== undefined) return Math.max(1, threads);
+  if (threads !== undefined) {
+    if (!Number.isInteger(threads) || threads < 0) {
+      throw EngineError.validation([
+        {
+          loc: ['threads'],
+          msg: `threads must be a whole number ≥ 0 (0 is read as 1), not ${String(threads)}`,
+          type: 'value_error',
+        },
+      ]);
+    }
+    return Math.min(Math.max(1, threads), availableParallelism());
+  }
   return work() >= min ? availableParallelism() : 1;
 }
 
