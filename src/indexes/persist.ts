@@ -24,8 +24,9 @@ import './format/strings.js';
  * 4: the business match index holds the exact-name table (`byFullName`); leading legal forms are read
  * only where they stand in front (name keys changed).
  * 5: the prospect search index is saved in parts read on first access (facets, range columns).
+ * 6: folded text keys spell a final sigma σ (`foldText`), as queries now fold it.
  */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one

@@ -61,7 +61,11 @@ export function foldText(s: string): string {
  */
 export function words(s: string): string[] {
   const input = s.length > MAX_FOLD_CHARS ? cut(s, MAX_FOLD_CHARS) : s;
-  const src = hasNonAscii(input) ? input.normalize('NFKD').toLowerCase() : input.toLowerCase();
+  // Final sigma folds to σ, as Unicode case folding does: toLowerCase picks ς by position, so "Ϲ"
+  // (NFKD "Σ", a word's last letter) became "ς" while its lower case "ϲ" became "σ".
+  const src = hasNonAscii(input)
+    ? input.normalize('NFKD').toLowerCase().replace(/ς/g, 'σ')
+    : input.toLowerCase();
   const n = src.length;
   const out: string[] = [];
   let word = '';
