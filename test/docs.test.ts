@@ -3,7 +3,7 @@
  *
  * - ```ts / ```js blocks are written to a temporary module whose `prospectdb` and `prospectdb/server`
  *   imports point at `src/`, then imported here, with the working directory in a temporary folder that
- *   holds `prospects.db` (the demo snapshot, loaded once) and the input files the pages name. A block
+ *   holds `prospects.db` (a copy of the demo snapshot the test project loads once) and the input files the pages name. A block
  *   that uses `engine` without declaring it gets the shared engine over that file. A single-line
  *   `console.log(x); // → text` is checked: what it prints must contain `text`.
  * - ```sh / ```bash blocks run in bash (`set -euo pipefail`) in the same folder, with `prospectdb` and
@@ -36,8 +36,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatWithOptions, promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIndexes } from '../src/core/warm.js';
-import { openEngine, type Engine } from '../src/engine.js';
-import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
+import type { Engine } from '../src/engine.js';
+import { demoEngine } from './support/demo.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
@@ -149,8 +149,7 @@ async function makeWorld(): Promise<void> {
   // An installed package's layout, so `node_modules/prospectdb/fixtures/demo` exists as on a user's disk.
   mkdirSync(join(world, 'node_modules'));
   symlinkSync(ROOT, join(world, 'node_modules', 'prospectdb'));
-  engine = openEngine({ path: join(world, 'prospects.db'), clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, DEMO_LOAD);
+  engine = await demoEngine({ path: join(world, 'prospects.db') });
   buildIndexes(engine);
 
   // Labelled inputs for `match --truth` and evaluateMatches: three demo businesses, one unknown row.

@@ -18,7 +18,7 @@ import { packJson } from '../src/store/msgpack.js';
 import { unpackWire, WIRE_KEYS } from '../src/store/wire.js';
 import golden from './records.golden.json' with { type: 'json' };
 import { BUILT_CLI } from './support/built-cli.js';
-import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
+import { DEMO_NOW, demoEngine } from './support/demo.js';
 import { recordsGolden } from './support/records-golden.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'prospectdb-migrate-'));
@@ -27,9 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let oldV4: string;
 beforeAll(async () => {
-  const engine = openEngine({ path: fresh, clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, DEMO_LOAD);
-  engine.close();
+  (await demoEngine({ path: fresh })).close();
   oldV4 = oldFile('old-v4.db', 4);
 });
 

@@ -23,9 +23,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DIR } from './support/demo.js';
+import { exportedDoc } from './support/export-docs.js';
 import { toolsAreFresh } from './support/global-build.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -213,27 +213,9 @@ describe('the entries', () => {
       ['src/index.ts', used.exports],
       ['src/serve/server.ts', used.server],
     ] as const) {
-      const program = ts.createProgram([join(ROOT, file)], { allowJs: false, noEmit: true });
-      const checker = program.getTypeChecker();
-      const entry = checker.getSymbolAtLocation(program.getSourceFile(join(ROOT, file))!)!;
-      const docs = new Map<string, { text: string; example: boolean; onSpecifier: boolean }>();
-      for (const exported of checker.getExportsOfModule(entry)) {
-        const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-        const declaration = target.valueDeclaration ?? target.declarations?.[0];
-        if (!declaration) continue;
-        // A variable's comment sits on its statement; a function's or a class's on itself.
-        const owner = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
-        const jsdoc = ts.getJSDocCommentsAndTags(owner).filter(ts.isJSDoc);
-        const specifiers = (exported.declarations ?? []).filter(ts.isExportSpecifier);
-        docs.set(exported.name, {
-          text: jsdoc.map((d) => ts.getTextOfJSDocComment(d.comment) ?? '').join(' '),
-          example: jsdoc.some((d) => (d.tags ?? []).some((t) => t.tagName.text === 'example')),
-          onSpecifier: specifiers.some((spec) => ts.getJSDocCommentsAndTags(spec).length > 0),
-        });
-      }
       for (const [name, kind] of Object.entries(kinds)) {
         if (kind !== 'function' && name !== 'DEMO_SNAPSHOT') continue;
-        const doc = docs.get(name);
+        const doc = exportedDoc(join(ROOT, file), name);
         expect(doc?.text.trim().length ?? 0, `${file}: ${name} has no doc line`).toBeGreaterThan(20);
         expect(doc?.example, `${file}: ${name} has no @example`).toBe(true);
         expect(doc?.onSpecifier, `${file}: ${name} is documented on its export specifier`).toBe(false);

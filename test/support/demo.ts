@@ -1,5 +1,6 @@
 /** Test support: an engine over the committed demo snapshot, with a fixed clock. */
-import { copyFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, renameSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { openEngine, type Engine, type EngineOptions } from '../../src/engine.js';
@@ -22,15 +23,30 @@ export const DEMO_NOW = Date.parse('2026-11-01T12:00:00Z');
 export const DEMO_LOAD = { strict: true, threads: 0 } as const;
 
 /**
- * The demo snapshot loaded once per worker process, kept as a file in the project's temp folder (removed
- * with it at the end of the run): each vitest worker runs many files (`isolate: false`), and loading
- * the demo took ≈2.5 s of CPU in each of about thirty.
+ * The demo snapshot loaded once per test project, kept as a file in the project's temp folder (removed
+ * with it at the end of the run): loading the demo took ≈2.5 s of CPU in each of about thirty files.
+ * The project's workers share it: the first to need it loads it (holding a lock file), the others wait
+ * for the finished file to appear (a rename, so it is whole when seen). A worker that finds a stale lock
+ * (its loader died) after two minutes loads a copy of its own.
  */
 let loadedDemo: Promise<string> | undefined;
 const loadDemoOnce = () =>
   (loadedDemo ??= (async () => {
     const dir = process.env.PROSPECTDB_TEST_TMPDIR;
     if (!dir) throw new Error('the vitest config sets no PROSPECTDB_TEST_TMPDIR');
+    const shared = join(dir, `${DEMO_CACHE_PREFIX}shared.db`);
+    const lock = `${shared}.lock`;
+    let mine = true;
+    try {
+      closeSync(openSync(lock, 'wx'));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      mine = false;
+    }
+    if (!mine) {
+      for (const until = Date.now() + 120_000; Date.now() < until; await sleep(50))
+        if (existsSync(shared)) return shared;
+    }
     const file = join(dir, `${DEMO_CACHE_PREFIX}${process.pid}.db`);
     const engine = openEngine({ path: file, clock: () => DEMO_NOW });
     try {
@@ -38,7 +54,9 @@ const loadDemoOnce = () =>
     } finally {
       engine.close();
     }
-    return file;
+    if (!mine) return file;
+    renameSync(file, shared);
+    return shared;
   })());
 
 /**
