@@ -279,6 +279,19 @@ describe('the entries', () => {
     expect(info.filter((u) => HEAVY.some((h) => h.test(u)))).toEqual([]);
   });
 
+  it('start the export and index threads without the record schemas (zod) or the facade', async () => {
+    // A worker thread pays its own imports: zod alone is ~230 modules, most of a thread's start.
+    for (const worker of ['export/parquet-worker.js', 'core/index-worker.js']) {
+      const graph = await resolved([
+        '--input-type=module',
+        '-e',
+        `await import(${JSON.stringify(join(ROOT, 'dist', worker))}).catch(() => {})`,
+      ]);
+      expect(graph.some((u) => u.endsWith(`/dist/${worker}`))).toBe(true);
+      expect(graph.filter((u) => /node_modules\/zod\//.test(u) || inDist(u, 'facade'))).toEqual([]);
+    }
+  });
+
   it('say so clearly when a tool is not installed (an installed package has no tools)', async () => {
     // The CLI as a package install lays it out: dist/ without the tools' build beside it.
     const pkg = join(tmp, 'installed');

@@ -6,11 +6,13 @@
  * values) for generated records and hostile variations of them.
  */
 import fc from 'fast-check';
+import type { ZodObject } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine.js';
 import { businessRecord as genBusiness, makePlan, prospectAt } from '../tools/generate/index.js';
 import { decodeDoc, packRest, REST_CODEC, unpackRest } from '../src/store/codec.js';
-import { validator } from '../src/store/validate.js';
+import { LOAD_SCHEMAS, validator } from '../src/store/validate.js';
+import { RECORD_KEYS } from '../src/schemas/record-keys.js';
 import {
   businessRecord,
   packWire,
@@ -125,6 +127,10 @@ function vary(raw: Obj, v: Variation): Obj {
 }
 
 describe('a stored record', () => {
+  it("orders and shares keys by RECORD_KEYS, which are the load schemas' keys in order", () => {
+    for (const stream of ['businesses', 'prospects'] as const)
+      expect(RECORD_KEYS[stream]).toEqual(Object.keys((LOAD_SCHEMAS[stream] as ZodObject).shape));
+  });
   for (const stream of ['prospects', 'businesses'] as const) {
     it(`decodes to the validated ${stream} record it was built from, keys in order (property)`, () => {
       fc.assert(

@@ -19,12 +19,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Packr, Unpackr } from 'msgpackr/pack';
-import type { ZodObject } from 'zod';
+import { RECORD_KEYS } from '../schemas/record-keys.js';
 import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
 import type { Db } from './db.js';
 import { PROSPECT_STRUCTURES, RECORD_DICTIONARY } from './record-dictionary.js';
 import { metaStatements } from './sql/meta.js';
-import { LOAD_SCHEMAS } from './validate.js';
 import { unpackWire, WIRE_KEYS, type WireStream } from './wire.js';
 
 /**
@@ -102,10 +101,7 @@ function packersOf(codec: RestCodec) {
 }
 
 /** The record's keys in validated order (the schema's; unknown keys follow). */
-const SCHEMA_KEYS: Record<WireStream, readonly string[]> = {
-  businesses: Object.keys((LOAD_SCHEMAS.businesses as ZodObject).shape),
-  prospects: Object.keys((LOAD_SCHEMAS.prospects as ZodObject).shape),
-};
+const SCHEMA_KEYS: Record<WireStream, readonly string[]> = RECORD_KEYS;
 
 /** Keys a record shares with its fetch record: kept out of `rest` when their values are equal. */
 const SHARED: Record<WireStream, readonly string[]> = {

@@ -2,7 +2,7 @@
  * Files written before schema 5 keep each record twice (a JSON or MessagePack `doc` beside a `wire`
  * record with its keys spelled out); files of schema 5 lack the businesses' `other_names` (a business
  * `wire` one value shorter, no `other_names` column; a snapshot's `other_names` kept, unvalidated, as an
- * unknown key of `rest`). `openDatabase` refuses both (`layoutError`, with the fix), and `migrateFile`
+ * unknown key of `rest`). `openDatabase` refuses both (`layout.ts`, with the fix), and `migrateFile`
  * (`prospectdb migrate`) rewrites one into the current layout from its `doc`, or from its `wire` and
  * `rest`: the same records as a reload of the snapshot would store, without the snapshot. Rowids and
  * events are kept (the data version does not change); saved indexes are rebuilt, their format having
@@ -16,6 +16,7 @@ import type { BusinessRecord, ProspectRecord } from '../schemas/records.js';
 import { codecMeta, docCodec, fileCodec, joinDoc, packRest, unpackRest } from './codec.js';
 import type { Db } from './db.js';
 import { companyWebsite } from './derive.js';
+import { columnsOf, ENTITY_TABLES, hasDocs, hasOldLayout } from './layout.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { MIGRATE_SQL } from './sql/load.js';
 import { validator } from './validate.js';
@@ -29,39 +30,6 @@ import {
   WIRE_KEYS,
   wireCodec,
 } from './wire.js';
-
-const ENTITY_TABLES = ['businesses', 'prospects'] as const;
-
-const columnsOf = (db: Db, table: string) =>
-  new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
-
-/** Whether `db` holds entity tables in a layout older than schema 5 (a `doc` column). */
-function hasDocs(db: Db): boolean {
-  return ENTITY_TABLES.some((t) => columnsOf(db, t).has('doc'));
-}
-
-/** Whether `db` holds a businesses table without the `other_names` column (schema 5 and older). */
-function lacksOtherNames(db: Db): boolean {
-  const columns = columnsOf(db, 'businesses');
-  return columns.size > 0 && !columns.has('other_names');
-}
-
-/** Whether `db` holds entity tables in a layout older than the current one. */
-export function hasOldLayout(db: Db): boolean {
-  return hasDocs(db) || lacksOtherNames(db);
-}
-
-/** The refusal of a file in an older layout: which file, its version, and the two fixes. */
-export function layoutError(path: string, version: string | undefined): EngineError {
-  return new EngineError(
-    'SCHEMA_OUTDATED',
-    `${path}: written with schema version ${version ?? 'unknown'}, this prospectdb reads version ` +
-      `${SCHEMA_VERSION} (each record stored once, compact, with other names). Rewrite it with ` +
-      `\`prospectdb migrate --db ${path}\` (in place, or --out NEW_FILE), or load its snapshot again ` +
-      'with `prospectdb load`.',
-    { detail: { path, version: version ?? null, expected: SCHEMA_VERSION } },
-  );
-}
 
 /**
  * A stored pre-5 `doc`: the snapshot line's JSON text or MessagePack, validated again (as the load did;

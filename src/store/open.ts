@@ -3,7 +3,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
 import { codecMeta } from './codec.js';
-import { hasOldLayout, layoutError } from './migrate.js';
+import { hasOldLayout, layoutError } from './layout.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { metaStatements } from './sql/meta.js';
 
