@@ -1,7 +1,7 @@
-// A user's script: plain Node (no tsx, no vitest), the BUILT package imported by name through its
-// `exports` (Node resolves a package's self-reference from inside the package directory). It calls
-// every exported function on the demo snapshot and prints what each answered as one JSON object, which
-// test/package.test.ts checks. Run from the repository root: node test/support/use-package.mjs DEMO OUT
+// A user's script: plain Node (no tsx, no vitest), the package imported by name through its `exports`
+// from the project that installed it. It calls every exported function on the demo snapshot and prints
+// what each answered as one JSON object, which test/package.test.ts checks. Run from the folder whose
+// node_modules holds the package: node use-package.mjs DEMO OUT
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
