@@ -14,20 +14,34 @@
  * Each figure is the best of its rounds (wall clock); the ratios are of those bests. The CPU column is
  * the process's CPU time (every thread, DuckDB's included) in that best round: on a machine shared with
  * other work, CPU per row shows what the wall clock hides, and wall × cores / CPU how busy the cores
- * were kept. Under tsx every worker thread compiles the TypeScript it runs (~1–2 s of CPU per worker);
- * the built package (`dist/`) starts its workers without it.
+ * were kept. The load runs the built package (`dist/`, `npm run build` first), as `prospectdb load` does:
+ * under tsx every worker thread would compile the TypeScript it runs (~1 s of CPU per worker, charged to
+ * the thread counts above 1). Without a build it falls back to the sources and says so.
  */
 import type * as DuckDB from '@duckdb/node-api';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import type * as LibraryModule from '../src/index.js';
+import type * as OpenModule from '../src/store/open.js';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildIndexesThreaded } from '../src/core/warm.js';
-import { openEngine } from '../src/engine.js';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { STREAMS } from '../src/snapshot/files.js';
 import { readBatches } from '../src/snapshot/read.js';
-import { settleSnapshotFile } from '../src/store/open.js';
+
+type Library = typeof LibraryModule;
+type Open = typeof OpenModule;
+const built = new URL('../dist/', import.meta.url);
+const fromBuild = existsSync(fileURLToPath(new URL('index.js', built)));
+const { openEngine, buildIndexesThreaded } = (await import(
+  fromBuild ? new URL('index.js', built).href : '../src/index.js'
+)) as Library;
+const { settleSnapshotFile } = (await import(
+  fromBuild ? new URL('store/open.js', built).href : '../src/store/open.js'
+)) as Open;
+if (!fromBuild)
+  console.error('no dist/ (npm run build): loading from the sources, workers compile TypeScript');
 
 const { values } = parseArgs({
   options: {
@@ -156,6 +170,7 @@ const bytes = files.reduce((n, f) => n + statSync(f.path).size, 0);
 console.log(
   `${rows.toLocaleString('en-US')} rows (${(bytes / 1e6).toFixed(0)} MB of JSON Lines), best of ${rounds} ` +
     `interleaved rounds, ${availableParallelism()} cores; load average (1 min) ${(loadavg()[0] ?? 0).toFixed(2)}; ` +
-    `prospectdb file ${(fileBytes / 1e6).toFixed(0)} MB (${ratio(fileBytes, bytes)}× the JSON, saved indexes included)`,
+    `prospectdb file ${(fileBytes / 1e6).toFixed(0)} MB (${ratio(fileBytes, bytes)}× the JSON, saved indexes included); ` +
+    `library from ${fromBuild ? 'dist/ (built)' : 'src/ (under tsx)'}`,
 );
 rmSync(work, { recursive: true, force: true });
