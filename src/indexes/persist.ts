@@ -25,8 +25,9 @@ import './format/strings.js';
  * only where they stand in front (name keys changed).
  * 5: the prospect search index is saved in parts read on first access (facets, range columns).
  * 6: folded text keys spell a final sigma σ (`foldText`), as queries now fold it.
+ * 7: the prospect match index holds no ids nor name keys (ids are read from the table for answers).
  */
-export const INDEX_FORMAT = 6;
+export const INDEX_FORMAT = 7;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one

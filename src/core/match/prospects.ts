@@ -9,7 +9,8 @@
  */
 import type { Context } from '../../runtime/context.js';
 import type { KeyIndex } from '../../indexes/hash/index.js';
-import { prospectMatchIndex, type ProspectMatchIndex } from '../../indexes/match/prospects.js';
+import type { StringColumn } from '../../indexes/format/strings.js';
+import { prospectIds, prospectMatchIndex, type ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import {
   linkedinPersonSlug,
   normaliseDomain,
@@ -56,6 +57,8 @@ export interface ProspectContext {
   /** Whether verdicts must carry scored candidates and the full `on` list (explain / alternatives). */
   readonly detail: boolean;
   readonly index: ProspectMatchIndex;
+  /** The prospect id at each position of `index` (read from the table when asked). */
+  readonly ids: StringColumn;
   /** The `minConfidence` option; undefined: the default decision. */
   readonly minConfidence: number | undefined;
   /** Company-name searches of this batch (rows of one batch often name the same company). */
@@ -75,10 +78,12 @@ function companyHits(ctx: ProspectContext, name: string): readonly Scored[] {
 }
 
 export function prospectContext(engine: Context, detail = true, minConfidence?: number): ProspectContext {
+  const index = prospectMatchIndex(engine);
   return {
     company: companyContext(engine, detail),
     detail,
-    index: prospectMatchIndex(engine),
+    index,
+    ids: prospectIds(engine.db, index),
     minConfidence,
     companySearches: new Map(),
   };

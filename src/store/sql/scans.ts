@@ -24,8 +24,9 @@ export const SCAN_SQL = {
   matchBusinesses: `SELECT rowid, business_id, name, domain, host, linkedin_slug, country_code
        FROM businesses ORDER BY rowid`,
   /** `indexes/match/prospects.ts`: names and employers of every prospect, in rowid order. */
-  matchProspects:
-    'SELECT rowid, prospect_id, business_rowid, name_key, full_name FROM prospects ORDER BY rowid',
+  matchProspects: 'SELECT rowid, business_rowid, full_name FROM prospects ORDER BY rowid',
+  /** `indexes/match/prospects.ts`: the id of a matched prospect. */
+  prospectId: 'SELECT prospect_id FROM prospects WHERE rowid = ?',
 } as const;
 
 /**
