@@ -11,7 +11,11 @@ import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js
 import { openEngine, type Engine } from '../src/engine.js';
 import { Ids } from '../src/indexes/format/tables.js';
 import { BUSINESS_MATCH_FORM, type BusinessMatchIndex } from '../src/indexes/match/businesses.js';
-import { PROSPECT_MATCH_FORM, type ProspectMatchIndex } from '../src/indexes/match/prospects.js';
+import {
+  PROSPECT_MATCH_FORM,
+  prospectMatchIndex,
+  type ProspectMatchIndex,
+} from '../src/indexes/match/prospects.js';
 import { TOKEN_INDEX_FORM, type TokenIndex } from '../src/indexes/match/token-index.js';
 import { savedIndex, type SavedForm } from '../src/indexes/persist.js';
 import { DEMO_DIR, DEMO_LOAD, DEMO_NOW, demoEngine } from './support/demo.js';
@@ -185,6 +189,23 @@ describe('saved match indexes', () => {
     expect(built).toBe(0);
     expect(index.names.at(3)).toBe(good.names.at(3));
     expect(built).toBe(1);
+  });
+
+  it('are read in part by a first name match: the exact-key tables stay in the file', () => {
+    const reader = open();
+    const [row] = matchProspectRows(reader, [{ full_name: people[5]![0], company_name: people[5]![1] }]);
+    expect(row?.prospect_id).toMatch(/^[0-9a-f]+$/);
+    const index = prospectMatchIndex(reader);
+    const state = (k: keyof ProspectMatchIndex) =>
+      'value' in Object.getOwnPropertyDescriptor(index, k)! ? 'read' : 'in the file';
+    expect(['names', 'byEmail', 'byPhone', 'byLinkedin'].map((k) => state(k as never))).toEqual([
+      'read',
+      'in the file',
+      'in the file',
+      'in the file',
+    ]);
+    matchProspectRows(reader, [{ email: 'nobody@example.com' }]);
+    expect(state('byEmail')).toBe('read');
   });
 
   it('hold no prospect ids: an answer reads its ids from the table, also where rowids have gaps', () => {

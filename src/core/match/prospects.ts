@@ -135,14 +135,16 @@ function uniqueKeyHit(
 ): Verdict | null {
   let pos = -1;
   const on: MatchedOn[] = [];
-  const keys: [MatchedOn, KeyIndex, string | null][] = [
-    ['email', index.byEmail, email],
-    ['linkedin', index.byLinkedin, slug],
-    ['phone', index.byPhone, phone],
+  // A table is named only when its key is given: each is read from the file on first use, and a name
+  // match (no keys) must not read them.
+  const keys: [MatchedOn, string | null, () => KeyIndex][] = [
+    ['email', email, () => index.byEmail],
+    ['linkedin', slug, () => index.byLinkedin],
+    ['phone', phone, () => index.byPhone],
   ];
-  for (const [kind, keyIndex, key] of keys) {
+  for (const [kind, key, keyIndex] of keys) {
     if (key === null) continue;
-    const hit = keyIndex.only(key);
+    const hit = keyIndex().only(key);
     if (hit === -2) return null;
     if (hit < 0 || !allowed(hit)) continue;
     if (pos >= 0 && hit !== pos) return null;
