@@ -15,9 +15,35 @@
  * 5: no `doc`: `wire` is a value array (`WIRE_KEYS`) and `rest` holds the other fields (`codec.ts`).
  * 6: businesses' `other_names` (a validated field, the last value of a business `wire`, and a column of
  *    the names for the indexes).
- * Older files are refused on open with the fix (`prospectdb migrate` or a reload), see `migrate.ts`.
+ * 7: prospects keep no copy of their employer's columns (`company_name` … `company_has_website`): reads
+ *    join the business by `business_rowid`. A file of schema 6 is read as it is (those columns ignored,
+ *    left empty by later loads); `prospectdb migrate` drops them.
+ * Files older than 6 are refused on open with the fix (`prospectdb migrate` or a reload), see `migrate.ts`.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
+
+/** The prospects table (`migrate.ts` rebuilds a schema-6 table into it). */
+export const PROSPECTS_TABLE = `CREATE TABLE IF NOT EXISTS prospects (
+  rowid INTEGER PRIMARY KEY,
+  prospect_id TEXT NOT NULL UNIQUE,
+  business_id TEXT,
+  business_rowid INTEGER,
+  full_name TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  linkedin_slug TEXT,
+  country_code TEXT,
+  region_country_code TEXT,
+  job_title TEXT NOT NULL,
+  job_level TEXT,
+  job_department TEXT,
+  total_experience_months INTEGER,
+  current_role_months INTEGER,
+  has_email INTEGER NOT NULL,
+  has_phone INTEGER NOT NULL,
+  facets BLOB,
+  wire BLOB,
+  rest BLOB NOT NULL -- last: see businesses.rest
+) STRICT;`;
 
 const ENTITIES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -55,41 +81,7 @@ CREATE TABLE IF NOT EXISTS businesses (
   rest BLOB NOT NULL
 ) STRICT;
 
-CREATE TABLE IF NOT EXISTS prospects (
-  rowid INTEGER PRIMARY KEY,
-  prospect_id TEXT NOT NULL UNIQUE,
-  business_id TEXT,
-  business_rowid INTEGER,
-  full_name TEXT NOT NULL,
-  name_key TEXT NOT NULL,
-  linkedin_slug TEXT,
-  country_code TEXT,
-  region_country_code TEXT,
-  job_title TEXT NOT NULL,
-  job_level TEXT,
-  job_department TEXT,
-  total_experience_months INTEGER,
-  current_role_months INTEGER,
-  has_email INTEGER NOT NULL,
-  has_phone INTEGER NOT NULL,
-  company_name TEXT,
-  company_website TEXT,
-  company_linkedin TEXT,
-  company_size TEXT,
-  company_revenue TEXT,
-  company_age TEXT,
-  company_locations TEXT,
-  company_country_code TEXT,
-  company_region_country_code TEXT,
-  company_city_region_country TEXT,
-  company_naics TEXT,
-  company_is_public INTEGER,
-  company_has_website INTEGER,
-  facets BLOB,
-  wire BLOB,
-  rest BLOB NOT NULL -- last: see businesses.rest
-) STRICT;
-
+${PROSPECTS_TABLE}
 CREATE TABLE IF NOT EXISTS events (
   rowid INTEGER PRIMARY KEY,
   event_id TEXT NOT NULL UNIQUE,
