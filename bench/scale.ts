@@ -14,8 +14,8 @@
  *
  * It prints (stderr: progress; stdout: one JSON document, also written to --out):
  * - load: rows/s of the rows alone and end to end (rows, then building and saving every index);
- * - size: the database file beside the uncompressed JSON it was loaded from, and the bytes of saved
- *   indexes in it;
+ * - size: the database file beside the uncompressed JSON it was loaded from, its page size and free
+ *   pages, and the bytes of each table, SQLite index (`dbstat`) and saved index part in it;
  * - first answers: for each kind (fetch businesses, fetch prospects, prospect stats, autocomplete, a
  *   50-row business match, a 50-row prospect match, events) a fresh `node` process imports
  *   `dist/index.js`, opens the file read-only and sends one request through `engine.handle`; the
@@ -176,8 +176,22 @@ function tableBytes(): Record<string, number> | null {
     return null;
   }
 }
+/** Bytes of each saved index and index part (the blobs of `index_cache`), largest first. */
+function savedIndexBytes(): Record<string, number> | null {
+  try {
+    const rows = plain
+      .prepare('SELECT name, sum(length(data)) AS bytes FROM index_cache GROUP BY name ORDER BY bytes DESC')
+      .all() as { name: string; bytes: number }[];
+    return Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
+  } catch {
+    return null;
+  }
+}
 const dbBytes = statSync(db).size;
 const byTable = tableBytes();
+const bySavedIndex = savedIndexBytes();
+const pageSize = plain.pragma('page_size', { simple: true }) as number;
+const freeBytes = (plain.pragma('freelist_count', { simple: true }) as number) * pageSize;
 
 // Request rows for the answers, drawn from the data (the same rows in every process).
 const { businesses: businessRows, prospects: prospectRows } = matchRows(plain);
@@ -439,7 +453,10 @@ const result = {
     json_files: json,
     db_bytes: dbBytes,
     db_vs_json: Number((dbBytes / jsonTotal).toFixed(3)),
+    page_size: pageSize,
+    free_bytes: freeBytes,
     by_table: byTable,
+    by_saved_index: bySavedIndex,
   },
   baselines: {
     node_e_0_ms: summary(baselines.node_e_0_ms),

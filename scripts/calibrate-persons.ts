@@ -353,7 +353,7 @@ export async function calibratePersons(): Promise<{ text: string; observed: numb
       const ctx = prospectContext(engine, false, 0);
       let seen: [NameFeatures, number] | null = null;
       ctx.observe = (f, pos) => (seen = [f, pos]);
-      const { ids } = ctx.index;
+      const { ids } = ctx;
       let observed = 0;
       for (const q of queries(rng, companies)) {
         seen = null;

@@ -101,7 +101,10 @@ function answers(e: Engine, probe: Engine): Record<string, unknown> {
     ...businesses.map((b) => ({ name: b.name.slice(0, 8) })),
   ] as Any);
   const prospects = probe.db
-    .prepare('SELECT full_name, company_name, linkedin_slug FROM prospects ORDER BY rowid LIMIT 25')
+    .prepare(
+      `SELECT p.full_name, b.name AS company_name, p.linkedin_slug FROM prospects p
+       LEFT JOIN businesses b ON b.rowid = p.business_rowid ORDER BY p.rowid LIMIT 25`,
+    )
     .all() as { full_name: string; company_name: string | null; linkedin_slug: string | null }[];
   out.matchProspects = matchProspects(e, [
     ...prospects.map((p) => ({ full_name: p.full_name, company_name: p.company_name ?? undefined })),

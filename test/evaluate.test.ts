@@ -35,7 +35,10 @@ beforeAll(async () => {
   ];
   truths = [...ids.slice(0, 8), ids[10]!, ids[11]!, ...ids.slice(0, 4), ids[4]!, ids[5]!, null, null];
   prospects = engine.db
-    .prepare('SELECT prospect_id, full_name, company_name FROM prospects WHERE rowid <= 4 ORDER BY rowid')
+    .prepare(
+      `SELECT p.prospect_id, p.full_name, b.name AS company_name FROM prospects p
+       LEFT JOIN businesses b ON b.rowid = p.business_rowid WHERE p.rowid <= 4 ORDER BY p.rowid`,
+    )
     .all() as typeof prospects;
 }, 30_000);
 

@@ -11,7 +11,11 @@ import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js
 import { openEngine, type Engine } from '../src/engine.js';
 import { Ids } from '../src/indexes/format/tables.js';
 import { BUSINESS_MATCH_FORM, type BusinessMatchIndex } from '../src/indexes/match/businesses.js';
-import { PROSPECT_MATCH_FORM, type ProspectMatchIndex } from '../src/indexes/match/prospects.js';
+import {
+  PROSPECT_MATCH_FORM,
+  prospectMatchIndex,
+  type ProspectMatchIndex,
+} from '../src/indexes/match/prospects.js';
 import { TOKEN_INDEX_FORM, type TokenIndex } from '../src/indexes/match/token-index.js';
 import { savedIndex, type SavedForm } from '../src/indexes/persist.js';
 import { DEMO_DIR, DEMO_LOAD, DEMO_NOW, demoEngine } from './support/demo.js';
@@ -180,10 +184,83 @@ describe('saved match indexes', () => {
     );
     // Opened from the saved form; the names are read (and found damaged) only when first used.
     expect(built).toBe(0);
-    expect(index.ids.at(3)).toBe(good.ids.at(3));
+    expect(index.byEmail.get('x@example.com')).toEqual(good.byEmail.get('x@example.com'));
+    expect(index.byEmail.size).toBe(good.byEmail.size);
     expect(built).toBe(0);
     expect(index.names.at(3)).toBe(good.names.at(3));
     expect(built).toBe(1);
+  });
+
+  it('are read in part by a first name match: the exact-key tables stay in the file', () => {
+    const reader = open();
+    const [row] = matchProspectRows(reader, [{ full_name: people[5]![0], company_name: people[5]![1] }]);
+    expect(row?.prospect_id).toMatch(/^[0-9a-f]+$/);
+    const index = prospectMatchIndex(reader);
+    const state = (k: keyof ProspectMatchIndex) =>
+      'value' in Object.getOwnPropertyDescriptor(index, k)! ? 'read' : 'in the file';
+    expect(['names', 'byEmail', 'byPhone', 'byLinkedin'].map((k) => state(k as never))).toEqual([
+      'read',
+      'in the file',
+      'in the file',
+      'in the file',
+    ]);
+    matchProspectRows(reader, [{ email: 'nobody@example.com' }]);
+    expect(state('byEmail')).toBe('read');
+  });
+
+  it('hold no prospect ids: an answer reads its ids from the table, also where rowids have gaps', () => {
+    const reader = open();
+    const blobs = reader.db
+      .prepare(`SELECT name, data FROM index_cache WHERE name GLOB 'match.prospects*' ORDER BY name`)
+      .raw()
+      .all() as [string, Buffer][];
+    expect(blobs.map(([name]) => name)).toEqual([
+      'match.prospects',
+      'match.prospects/byEmail',
+      'match.prospects/byLinkedin',
+      'match.prospects/byPhone',
+      'match.prospects/names',
+      'match.prospects/rowids',
+    ]);
+    const someIds = reader.db
+      .prepare('SELECT prospect_id FROM prospects WHERE rowid % 997 = 0')
+      .pluck()
+      .all();
+    expect(someIds.length).toBeGreaterThan(5);
+    for (const id of someIds) for (const [, data] of blobs) expect(data.includes(String(id))).toBe(false);
+
+    const file = join(tempDir('pdb-format-gaps-'), 'gaps.db');
+    copyFileSync(path, file);
+    const w = open(file, false);
+    const person = (rowid: number) =>
+      w.db
+        .prepare(
+          `SELECT p.prospect_id, p.full_name, b.name FROM prospects p JOIN businesses b ON b.rowid = p.business_rowid
+           WHERE p.rowid = ?`,
+        )
+        .raw()
+        .get(rowid) as [string, string, string];
+    const rows = [30, 31, 9000].map(person);
+    w.db.prepare('DELETE FROM prospects WHERE rowid IN (1, 29)').run();
+    w.db.exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'`);
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const ask = (e: Engine) =>
+      matchProspectRows(
+        e,
+        rows.map(([, full_name, company_name]) => ({ full_name, company_name })),
+      ).map((r) => r.prospect_id);
+    try {
+      expect(ask(w)).toEqual(rows.map(([id]) => id)); // built (and saved) with the gaps
+    } finally {
+      stderr.mockRestore();
+    }
+    const later = open(file);
+    const index = read<ProspectMatchIndex>(later, 'match.prospects', PROSPECT_MATCH_FORM);
+    expect(index.size).toBe(9_998);
+    expect(index.rowids.slice(0, 30)).toEqual(
+      Int32Array.from({ length: 30 }, (_, i) => i + 2 + (i >= 27 ? 1 : 0)),
+    );
+    expect(ask(later)).toEqual(rows.map(([id]) => id));
   });
 
   it('are rebuilt when their stamp is stale (another data version)', () => {

@@ -36,6 +36,10 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
+/** The id of the prospect at match-index position `pos` (positions follow the rowids). */
+const idAt = (pos: number) =>
+  engine.db.prepare('SELECT prospect_id FROM prospects ORDER BY rowid LIMIT 1 OFFSET ?').pluck().get(pos);
+
 /** A string column of a match index as an array. */
 function list(column: NullableStringColumn): (string | null | undefined)[] {
   return Array.from({ length: column.length }, (_, i) => column.at(i));
@@ -163,7 +167,7 @@ describe('exact-key prospect match reads international numbers as their digits',
           const want = key === null ? -1 : people.byPhone.only(key);
           fc.pre(want !== -2);
           const [got] = matchProspectRows(engine, [{ phone_number: input }]);
-          expect(got?.prospect_id).toBe(want >= 0 ? people.ids.at(want) : null);
+          expect(got?.prospect_id).toBe(want >= 0 ? idAt(want) : null);
         },
       ),
       { numRuns: 500 },

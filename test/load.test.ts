@@ -61,6 +61,13 @@ function snapshot(files: Record<string, string | Buffer>): string {
   return dir;
 }
 
+/** A stored prospect with its employer's columns, as the index scans and record reads join them. */
+const WITH_COMPANY = `SELECT p.*, b.name AS company_name, b.website_url AS company_website,
+  b.linkedin_profile AS company_linkedin, b.size AS company_size, b.revenue AS company_revenue,
+  b.age AS company_age, b.locations AS company_locations, b.country_code AS company_country_code,
+  b.region_country_code AS company_region_country_code, b.city_region_country AS company_city_region_country,
+  b.naics AS company_naics, b.is_public AS company_is_public, b.has_website AS company_has_website
+  FROM prospects p LEFT JOIN businesses b ON b.rowid = p.business_rowid`;
 const MANIFEST = JSON.stringify({ format_version: 1, as_of: '2026-11-01T00:00:00Z' });
 
 let engines: Engine[] = [];
@@ -109,7 +116,7 @@ describe('snapshot loader', () => {
       formatVersion: 1,
       counts: { businesses: 2, prospects: 2, events: 2 },
     });
-    const row = engine.db.prepare('SELECT * FROM prospects WHERE prospect_id = ?').get(P1) as Record<
+    const row = engine.db.prepare(`${WITH_COMPANY} WHERE p.prospect_id = ?`).get(P1) as Record<
       string,
       unknown
     >;
@@ -132,8 +139,15 @@ describe('snapshot loader', () => {
       has_phone: 1,
       job_level: 'vice president',
     });
-    const orphan = engine.db.prepare('SELECT company_name FROM prospects WHERE prospect_id = ?').get(P2);
-    expect(orphan).toEqual({ company_name: null });
+    const orphan = engine.db.prepare(`${WITH_COMPANY} WHERE p.prospect_id = ?`).get(P2);
+    expect(orphan).toMatchObject({ business_rowid: null, company_name: null, company_size: null });
+    // The employer's columns are the business's, joined: not kept with the prospect.
+    expect(
+      engine.db
+        .prepare('SELECT * FROM prospects')
+        .columns()
+        .map((c) => c.name),
+    ).not.toContain('company_name');
     const stored = engine.db.prepare('SELECT wire, rest FROM businesses WHERE business_id = ?').get(B1) as {
       wire: Buffer;
       rest: Buffer;
@@ -265,7 +279,7 @@ describe('snapshot loader', () => {
       snapshot({ 'businesses.jsonl': jsonl([business(B1)]), 'prospects.jsonl': jsonl([prospect(P1, B1)]) }),
     );
     await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1, { name: 'Acme Renamed Ltd' })]) }));
-    expect(engine.db.prepare('SELECT company_name FROM prospects').get()).toEqual({
+    expect(engine.db.prepare(`${WITH_COMPANY}`).get()).toMatchObject({
       company_name: 'Acme Renamed Ltd',
     });
   });
@@ -366,7 +380,7 @@ describe('snapshot loader', () => {
     const engine = open(path);
     await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1)]) }));
     expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(engine.db.pragma('page_size', { simple: true })).toBe(16384);
+    expect(engine.db.pragma('page_size', { simple: true })).toBe(65536);
     const corrupt = snapshot({ 'businesses.jsonl.gz': Buffer.from('not gzip at all') });
     await expect(engine.load(corrupt)).rejects.toMatchObject({ code: 'SNAPSHOT_INVALID' });
     expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');

@@ -55,7 +55,8 @@ beforeAll(async () => {
   });
   const candidates = engine.db
     .prepare(
-      `SELECT p.rowid, p.prospect_id, p.business_id, p.full_name, p.company_name FROM prospects p
+      `SELECT p.rowid, p.prospect_id, p.business_id, p.full_name,
+         (SELECT name FROM businesses WHERE rowid = p.business_rowid) AS company_name FROM prospects p
        WHERE p.business_id IS NOT NULL
          AND (SELECT count(*) FROM prospects q WHERE q.business_rowid = p.business_rowid AND q.name_key = p.name_key) = 1
          AND (SELECT count(*) FROM businesses c JOIN businesses d ON d.name_key = c.name_key

@@ -99,8 +99,42 @@ function fileV5(name: string): string {
   return path;
 }
 
+/** The employer columns schema 6 kept beside each prospect, and the business columns they copied. */
+const COMPANY_COPIES = [
+  ['company_name', 'name'],
+  ['company_website', 'website_url'],
+  ['company_linkedin', 'linkedin_profile'],
+  ['company_size', 'size'],
+  ['company_revenue', 'revenue'],
+  ['company_age', 'age'],
+  ['company_locations', 'locations'],
+  ['company_country_code', 'country_code'],
+  ['company_region_country_code', 'region_country_code'],
+  ['company_city_region_country', 'city_region_country'],
+  ['company_naics', 'naics'],
+  ['company_is_public', 'is_public'],
+  ['company_has_website', 'has_website'],
+] as const;
+
+/** A copy of the fresh file as schema 6 wrote it: each prospect with its employer's columns beside it. */
+function fileV6(name: string): string {
+  const path = join(dir, name);
+  copyFileSync(fresh, path);
+  const db = new Database(path);
+  for (const [column, from] of COMPANY_COPIES) {
+    const type = column.startsWith('company_is') || column.startsWith('company_has') ? 'INTEGER' : 'TEXT';
+    db.exec(`ALTER TABLE prospects ADD COLUMN ${column} ${type}`);
+    db.exec(
+      `UPDATE prospects SET ${column} = (SELECT ${from} FROM businesses b WHERE b.rowid = prospects.business_rowid)`,
+    );
+  }
+  db.prepare("UPDATE meta SET value = '6' WHERE key = 'schema_version'").run();
+  db.close();
+  return path;
+}
+
 const message = (path: string, version: string) =>
-  `${path}: written with schema version ${version}, this prospectdb reads version 6 (each record stored ` +
+  `${path}: written with schema version ${version}, this prospectdb reads version 7 (each record stored ` +
   `once, compact, with other names). Rewrite it with \`prospectdb migrate --db ${path}\` (in place, or --out NEW_FILE), or ` +
   'load its snapshot again with `prospectdb load`.';
 
@@ -158,7 +192,7 @@ describe('a file of the old layout', () => {
       spy.mockRestore();
       expect(notices).toEqual([]);
       expect(engine.info()).toMatchObject({
-        schemaVersion: 6,
+        schemaVersion: 7,
         counts: { businesses: 2000, prospects: 10_000 },
       });
     } finally {
@@ -168,7 +202,7 @@ describe('a file of the old layout', () => {
     // Run again: nothing to do, said so.
     const again = cli('migrate', '--db', path);
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe(`prospectdb: ${path}: already at schema version 6 [CONFLICT]\n`);
+    expect(again.stderr).toBe(`prospectdb: ${path}: already at schema version 7 [CONFLICT]\n`);
   });
 
   it('of schema 5 is refused, then migrated to the records, other names and answers of a fresh load', async () => {
@@ -197,6 +231,38 @@ describe('a file of the old layout', () => {
       engine.close();
       reference.close();
     }
+  });
+
+  it('of schema 6 is read as it is, and migrated to the prospects table of a fresh load', async () => {
+    const path = fileV6('old-v6.db');
+    const rows = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare('SELECT * FROM prospects ORDER BY rowid').all() as Record<string, unknown>[];
+      } finally {
+        db.close();
+      }
+    };
+    const before = rows(path);
+    expect(before.filter((r) => r.company_name !== null).length).toBeGreaterThan(9_000);
+    const old = openEngine({ path, readonly: true, clock: () => DEMO_NOW });
+    try {
+      expect(await recordsGolden(old)).toEqual(golden);
+    } finally {
+      old.close();
+    }
+    const report = migrateFile(path);
+    expect(report).toMatchObject({ fromVersion: '6', businesses: 0, prospects: 0 });
+    expect(report.bytesAfter).toBeLessThan(report.bytesBefore);
+    expect(rows(path)).toEqual(rows(fresh));
+    const engine = openEngine({ path, clock: () => DEMO_NOW });
+    try {
+      expect(await recordsGolden(engine)).toEqual(golden);
+      expect(engine.info()).toMatchObject({ schemaVersion: 7 });
+    } finally {
+      engine.close();
+    }
+    expect(() => migrateFile(path)).toThrow(`${path}: already at schema version 7`);
   });
 
   it('is rewritten into a new file with --out (the old one left as it is), also from before schema 3', async () => {

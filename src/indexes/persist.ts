@@ -25,8 +25,10 @@ import './format/strings.js';
  * only where they stand in front (name keys changed).
  * 5: the prospect search index is saved in parts read on first access (facets, range columns).
  * 6: folded text keys spell a final sigma σ (`foldText`), as queries now fold it.
+ * 7: the prospect match index holds no ids nor name keys (ids are read from the table for answers).
+ * 8: string-key table slots are (hash, id): 8 bytes instead of 16 (`hash/string-key-table.ts`).
  */
-export const INDEX_FORMAT = 6;
+export const INDEX_FORMAT = 8;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one

@@ -167,7 +167,6 @@ function moveAges(run: Run): void {
     ageBucket(founded as number | null, year as number),
   );
   run.db.prepare(DELTA_SQL.businessAges).run(run.asOfYear);
-  run.db.prepare(DELTA_SQL.prospectAges).run();
 }
 
 /** The lines of a delta file in batches, hashed as they are read; an unreadable file refuses the delta. */

@@ -5,7 +5,10 @@
 import type { StreamName } from '../snapshot/files.js';
 import type { CompanyColumns } from './derive.js';
 
-/** The columns a prospect inherits from its employer (`derive.ts` `CompanyColumns`), in INSERT order. */
+/**
+ * The fields a prospect takes from its employer (`derive.ts` `CompanyColumns`): its fetch record shows
+ * some; they are not stored with the prospect (reads join the business by `business_rowid`).
+ */
 export const COMPANY_COLUMNS = [
   'company_name',
   'company_website',
@@ -74,7 +77,6 @@ export const COLUMNS: Record<StreamName, readonly string[]> = {
     'current_role_months',
     'has_email',
     'has_phone',
-    ...COMPANY_COLUMNS,
     'rest',
     'wire',
     'facets',

@@ -32,7 +32,8 @@ export function companyLookup(db: Db): Map<string, CompanyColumns> {
 }
 
 /**
- * Writes a prospect's company columns again, and its fetch record, which shows them (`rest` stays: the
+ * Writes a prospect's employer again (`business_rowid`: every other company column is the business's,
+ * joined) and its fetch record, which shows the company's name, website and profile (`rest` stays: the
  * fields it leaves to `wire` do not depend on the company). The full refresh below and a delta's
  * (`delta-companies.ts`) both write through it.
  */
@@ -47,7 +48,7 @@ export function prospectCompanyWriter(
   const wire = db.prepare(LOAD_SQL.updateProspectWire);
   const codec = fileCodec(db);
   return (rowid, stored, company) => {
-    update.run({ ...company, rowid });
+    update.run(company.business_rowid, rowid);
     const record = decodeDoc('prospects', stored.wire, stored.rest, codec);
     wire.run(packWire('prospects', prospectRecord(record, company)), rowid);
   };

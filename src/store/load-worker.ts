@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { BusinessRecord, EventRecord, ProspectRecord } from '../schemas/records.js';
 import type { StreamName } from '../snapshot/files.js';
 import { docCodec, packRest } from './codec.js';
-import { COMPANY_COLUMNS, COMPANY_FIELDS } from './load-columns.js';
+import { COMPANY_FIELDS } from './load-columns.js';
 import {
   businessColumns,
   companyWebsite,
@@ -132,7 +132,6 @@ function builder(setup: StreamSetup): (record: unknown) => Prepared {
         c.has_email,
         c.has_phone,
       ];
-      for (const k of COMPANY_COLUMNS) values.push(m[k]);
       values.push(packRest('prospects', p, wire), packWire('prospects', wire), prospectFacets(p));
       return { keys, values };
     };

@@ -7,7 +7,9 @@
  * `rest`: the same records as a reload of the snapshot would store, without the snapshot. Rowids and
  * events are kept (the data version does not change); saved indexes are rebuilt, their format having
  * changed with schema 6, and the old `match_keys` table is dropped (the saved match index holds those
- * keys).
+ * keys). Files of schema 6 and older also keep each prospect's employer columns beside it (`company_name`
+ * … `company_has_website`), which schema 7 joins from the business instead: a schema-6 file is read as it
+ * is, and `migrateFile` rebuilds the prospects table without them.
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -17,7 +19,7 @@ import { codecMeta, docCodec, fileCodec, joinDoc, packRest, unpackRest } from '.
 import type { Db } from './db.js';
 import { companyWebsite } from './derive.js';
 import { columnsOf, ENTITY_TABLES, hasDocs, hasOldLayout } from './layout.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { createIndexes, PROSPECTS_TABLE, SCHEMA_VERSION } from './schema.js';
 import { MIGRATE_SQL } from './sql/load.js';
 import { validator } from './validate.js';
 import {
@@ -30,6 +32,25 @@ import {
   WIRE_KEYS,
   wireCodec,
 } from './wire.js';
+
+/** Whether `db` holds prospects with their employer's columns beside them (schema 6 and older). */
+function hasCompanyCopies(db: Db): boolean {
+  return columnsOf(db, 'prospects').has('company_name');
+}
+
+/**
+ * The prospects table rebuilt without the employer columns schema 6 kept beside each prospect (reads
+ * join the business now): the rows copied once, rowids kept, then the old table dropped.
+ */
+function dropCompanyCopies(db: Db): void {
+  const old = columnsOf(db, 'prospects');
+  db.exec('ALTER TABLE prospects RENAME TO prospects_6');
+  db.exec(PROSPECTS_TABLE);
+  const columns = [...columnsOf(db, 'prospects')].filter((c) => old.has(c)).join(', ');
+  db.exec(`INSERT INTO prospects (${columns}) SELECT ${columns} FROM prospects_6 ORDER BY rowid`);
+  db.exec('DROP TABLE prospects_6');
+  db.exec(createIndexes('prospects'));
+}
 
 /**
  * A stored pre-5 `doc`: the snapshot line's JSON text or MessagePack, validated again (as the load did;
@@ -103,18 +124,19 @@ export function migrateFile(path: string, options: { out?: string } = {}): Migra
   try {
     const version = (db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() ??
       null) as string | null;
-    if (!hasOldLayout(db)) {
+    if (!hasOldLayout(db) && !hasCompanyCopies(db)) {
       throw new EngineError('CONFLICT', `${target}: already at schema version ${SCHEMA_VERSION}`);
     }
     const bytesBefore = fileBytes(db);
-    const counts = rewrite(db);
+    const counts = hasOldLayout(db) ? rewrite(db) : { businesses: 0, prospects: 0 };
+    if (hasCompanyCopies(db)) db.transaction(() => dropCompanyCopies(db))();
     const set = db.prepare(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     );
     for (const [key, value] of [['schema_version', String(SCHEMA_VERSION)], ...codecMeta()]) {
       set.run(key, value);
     }
-    // Dropping `doc` leaves its pages free inside the file: give them back.
+    // Dropping `doc` or the employer columns leaves their pages free inside the file: give them back.
     db.pragma('journal_mode = DELETE');
     db.exec('VACUUM');
     return { path: target, fromVersion: version, ...counts, bytesBefore, bytesAfter: fileBytes(db) };

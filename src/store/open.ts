@@ -21,11 +21,13 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     db.close();
     throw e;
   }
-  // 16 KiB pages for new files (an existing file keeps its own): a prospect row (~3.5 KB with its doc
-  // and fetch record) and a business row (~10 KB) take one page instead of a page each plus overflow
-  // pages; inserting 60k prospects cost ~20-40% less CPU than with 4 KiB pages. Set before anything
-  // is written (the WAL switch writes the header).
-  if (!options.readonly) db.pragma('page_size = 16384');
+  // 64 KiB pages (SQLite's largest) for new files (an existing file keeps its own). Rows (~1.7 KB a
+  // prospect, ~2.6 KB a business) do not split across pages, so a page leaves about half a row unused:
+  // 6% of the prospects table with 16 KiB pages, under 2% with 64 KiB (the file 3% smaller at 100k
+  // prospects). Fetch latency and load time measured the same (reads go through mmap); 4 KiB pages had
+  // cost ~20-40% more CPU per insert than 16 KiB. Set before anything is written (the WAL switch writes
+  // the header).
+  if (!options.readonly) db.pragma('page_size = 65536');
   if (path !== ':memory:' && !options.readonly) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('temp_store = MEMORY');

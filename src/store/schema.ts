@@ -15,9 +15,35 @@
  * 5: no `doc`: `wire` is a value array (`WIRE_KEYS`) and `rest` holds the other fields (`codec.ts`).
  * 6: businesses' `other_names` (a validated field, the last value of a business `wire`, and a column of
  *    the names for the indexes).
- * Older files are refused on open with the fix (`prospectdb migrate` or a reload), see `migrate.ts`.
+ * 7: prospects keep no copy of their employer's columns (`company_name` … `company_has_website`): reads
+ *    join the business by `business_rowid`. A file of schema 6 is read as it is (those columns ignored,
+ *    left empty by later loads); `prospectdb migrate` drops them.
+ * Files older than 6 are refused on open with the fix (`prospectdb migrate` or a reload), see `migrate.ts`.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
+
+/** The prospects table (`migrate.ts` rebuilds a schema-6 table into it). */
+export const PROSPECTS_TABLE = `CREATE TABLE IF NOT EXISTS prospects (
+  rowid INTEGER PRIMARY KEY,
+  prospect_id TEXT NOT NULL UNIQUE,
+  business_id TEXT,
+  business_rowid INTEGER,
+  full_name TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  linkedin_slug TEXT,
+  country_code TEXT,
+  region_country_code TEXT,
+  job_title TEXT NOT NULL,
+  job_level TEXT,
+  job_department TEXT,
+  total_experience_months INTEGER,
+  current_role_months INTEGER,
+  has_email INTEGER NOT NULL,
+  has_phone INTEGER NOT NULL,
+  facets BLOB,
+  wire BLOB,
+  rest BLOB NOT NULL -- last: see businesses.rest
+) STRICT;`;
 
 const ENTITIES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -55,41 +81,7 @@ CREATE TABLE IF NOT EXISTS businesses (
   rest BLOB NOT NULL
 ) STRICT;
 
-CREATE TABLE IF NOT EXISTS prospects (
-  rowid INTEGER PRIMARY KEY,
-  prospect_id TEXT NOT NULL UNIQUE,
-  business_id TEXT,
-  business_rowid INTEGER,
-  full_name TEXT NOT NULL,
-  name_key TEXT NOT NULL,
-  linkedin_slug TEXT,
-  country_code TEXT,
-  region_country_code TEXT,
-  job_title TEXT NOT NULL,
-  job_level TEXT,
-  job_department TEXT,
-  total_experience_months INTEGER,
-  current_role_months INTEGER,
-  has_email INTEGER NOT NULL,
-  has_phone INTEGER NOT NULL,
-  company_name TEXT,
-  company_website TEXT,
-  company_linkedin TEXT,
-  company_size TEXT,
-  company_revenue TEXT,
-  company_age TEXT,
-  company_locations TEXT,
-  company_country_code TEXT,
-  company_region_country_code TEXT,
-  company_city_region_country TEXT,
-  company_naics TEXT,
-  company_is_public INTEGER,
-  company_has_website INTEGER,
-  facets BLOB,
-  wire BLOB,
-  rest BLOB NOT NULL -- last: see businesses.rest
-) STRICT;
-
+${PROSPECTS_TABLE}
 CREATE TABLE IF NOT EXISTS events (
   rowid INTEGER PRIMARY KEY,
   event_id TEXT NOT NULL UNIQUE,
@@ -106,20 +98,27 @@ CREATE INDEX IF NOT EXISTS events_entity ON events (entity_id, event_time);
 /**
  * Secondary indexes on the entity tables by table, dropped before a bulk load of that table and built
  * after it (cheaper than maintaining them during inserts). A stream only rebuilds its own tables'
- * indexes: loading events no longer rebuilds the prospect and business indexes.
+ * indexes: loading events no longer rebuilds the prospect and business indexes. Only what a statement
+ * reads through: filters, stats, match and autocomplete read the in-memory indexes, and ids go through
+ * the tables' UNIQUE indexes; `prospects_business` serves a delta's employer changes (`sql/delta.ts`).
  */
 export const TABLE_INDEXES: Readonly<Record<'businesses' | 'prospects', readonly string[]>> = {
-  businesses: [
-    'businesses_name_key ON businesses (name_key)',
-    'businesses_domain ON businesses (domain)',
-    'businesses_country ON businesses (country_code, region_country_code)',
-  ],
-  prospects: [
-    'prospects_business ON prospects (business_rowid)',
-    'prospects_name_key ON prospects (name_key)',
-    'prospects_country ON prospects (country_code, region_country_code)',
-  ],
+  businesses: [],
+  prospects: ['prospects_business ON prospects (business_rowid)'],
 };
+
+/**
+ * Indexes earlier versions made that no statement reads (name key, domain and country of both entity
+ * tables: 1.6% of a file loaded with 100k prospects): dropped by a writable open, so a reload or delta neither keeps nor
+ * maintains them.
+ */
+const RETIRED_INDEXES = [
+  'businesses_name_key',
+  'businesses_domain',
+  'businesses_country',
+  'prospects_name_key',
+  'prospects_country',
+];
 
 const indexName = (def: string) => def.slice(0, def.indexOf(' '));
 export const createIndexes = (table: keyof typeof TABLE_INDEXES) =>
@@ -127,7 +126,11 @@ export const createIndexes = (table: keyof typeof TABLE_INDEXES) =>
 export const dropIndexes = (table: keyof typeof TABLE_INDEXES) =>
   TABLE_INDEXES[table].map((d) => `DROP INDEX IF EXISTS ${indexName(d)};`).join('\n');
 
-export const ENTITY_INDEXES = [createIndexes('businesses'), createIndexes('prospects')].join('\n');
+export const ENTITY_INDEXES = [
+  ...RETIRED_INDEXES.map((name) => `DROP INDEX IF EXISTS ${name};`),
+  createIndexes('businesses'),
+  createIndexes('prospects'),
+].join('\n');
 
 /** The snapshot's DDL, run in order on open (idempotent). */
 export const SCHEMA: readonly string[] = [ENTITIES, ENTITY_INDEXES];

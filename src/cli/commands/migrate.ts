@@ -4,9 +4,10 @@ import { migrateFile } from '../../store/migrate.js';
 import { saveEveryIndex } from './index.js';
 
 const USAGE = `usage: prospectdb migrate --db FILE [--out NEW_FILE]
-  Rewrites a database written by an older prospectdb (schema < 5) into the current layout, in place
-  or into NEW_FILE (FILE is then left as it is), and saves every index in it. Stop servers reading
-  FILE first.`;
+  Rewrites a database written by an older prospectdb (schema < 7) into the current layout, in place
+  or into NEW_FILE (FILE is then left as it is), and saves every index in it: files before schema 6
+  must be (they are refused on open); a schema-6 file is read as it is, and migrating it only drops
+  the employer columns it kept beside each prospect (a smaller file). Stop servers reading FILE first.`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({

@@ -110,9 +110,9 @@ export function matchProspectRows(
     const verdict = belowThreshold(matchProspectRow(ctx, boundedProspect(input)), min);
     const row: ProspectMatchRow = {
       input,
-      prospect_id: verdict.kind === 'match' ? (ctx.index.ids.at(verdict.pos) as string) : null,
+      prospect_id: verdict.kind === 'match' ? (ctx.ids.at(verdict.pos) as string) : null,
     };
-    finish(row, verdict, ctx.index.ids, options);
+    finish(row, verdict, ctx.ids, options);
     out[i] = row;
   }
   return out;

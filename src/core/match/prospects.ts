@@ -9,7 +9,8 @@
  */
 import type { Context } from '../../runtime/context.js';
 import type { KeyIndex } from '../../indexes/hash/index.js';
-import { prospectMatchIndex, type ProspectMatchIndex } from '../../indexes/match/prospects.js';
+import type { StringColumn } from '../../indexes/format/strings.js';
+import { prospectIds, prospectMatchIndex, type ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import {
   linkedinPersonSlug,
   normaliseDomain,
@@ -56,6 +57,8 @@ export interface ProspectContext {
   /** Whether verdicts must carry scored candidates and the full `on` list (explain / alternatives). */
   readonly detail: boolean;
   readonly index: ProspectMatchIndex;
+  /** The prospect id at each position of `index` (read from the table when asked). */
+  readonly ids: StringColumn;
   /** The `minConfidence` option; undefined: the default decision. */
   readonly minConfidence: number | undefined;
   /** Company-name searches of this batch (rows of one batch often name the same company). */
@@ -75,10 +78,12 @@ function companyHits(ctx: ProspectContext, name: string): readonly Scored[] {
 }
 
 export function prospectContext(engine: Context, detail = true, minConfidence?: number): ProspectContext {
+  const index = prospectMatchIndex(engine);
   return {
     company: companyContext(engine, detail),
     detail,
-    index: prospectMatchIndex(engine),
+    index,
+    ids: prospectIds(engine.db, index),
     minConfidence,
     companySearches: new Map(),
   };
@@ -130,14 +135,16 @@ function uniqueKeyHit(
 ): Verdict | null {
   let pos = -1;
   const on: MatchedOn[] = [];
-  const keys: [MatchedOn, KeyIndex, string | null][] = [
-    ['email', index.byEmail, email],
-    ['linkedin', index.byLinkedin, slug],
-    ['phone', index.byPhone, phone],
+  // A table is named only when its key is given: each is read from the file on first use, and a name
+  // match (no keys) must not read them.
+  const keys: [MatchedOn, string | null, () => KeyIndex][] = [
+    ['email', email, () => index.byEmail],
+    ['linkedin', slug, () => index.byLinkedin],
+    ['phone', phone, () => index.byPhone],
   ];
-  for (const [kind, keyIndex, key] of keys) {
+  for (const [kind, key, keyIndex] of keys) {
     if (key === null) continue;
-    const hit = keyIndex.only(key);
+    const hit = keyIndex().only(key);
     if (hit === -2) return null;
     if (hit < 0 || !allowed(hit)) continue;
     if (pos >= 0 && hit !== pos) return null;

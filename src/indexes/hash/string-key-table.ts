@@ -1,8 +1,9 @@
 /**
  * String key → dense id (0..n-1 in insertion order) in typed arrays: an open-addressing table with
- * linear probing whose slots hold the key's 32-bit hash, its id and where its characters are, so a
- * lookup reads one slot (16 bytes, one cache line) and, when the hash matches, the key's characters —
- * instead of chasing a `Map` entry to a heap string. Keys are kept in ONE buffer of code units (bytes
+ * linear probing whose slots hold the key's 32-bit hash and its id, so a lookup reads one slot (8 bytes)
+ * and, when the hash matches, where the key's characters are (`offsets`) and the characters — instead
+ * of chasing a `Map` entry to a heap string. The slots do not repeat `offsets` (where a key starts and
+ * its length): a hash match on a miss is rare, and the table is a third of the size. Keys are kept in ONE buffer of code units (bytes
  * when every key is Latin-1, as domains, e-mails, phones and slugs are; UTF-16 units otherwise) plus
  * `offsets`. Lookups hash and compare through `charCodeAt`: they allocate nothing.
  *
@@ -12,8 +13,8 @@
 import { hashFolded, hashString } from './string-hash.js';
 import { check, sectionArray, sectionCount, type Sections } from './sections.js';
 
-/** Slot layout, 4 × uint32: hash, id + 1 (0 = empty), first code unit, length in code units. */
-const STRIDE = 4;
+/** Slot layout, 2 × uint32: hash, id + 1 (0 = empty); the key's code units are at `offsets[id]`. */
+const STRIDE = 2;
 /** Above this share of used slots the builder doubles the table (probe runs stay short). */
 export const MAX_LOAD = 0.7;
 const WHAT = 'StringKeyTable';
@@ -39,6 +40,7 @@ export class StringKeyTable {
   get(key: string): number {
     const slots = this.slots;
     const units = this.units;
+    const offsets = this.offsets;
     const mask = this.mask;
     const len = key.length;
     const h = hashString(key);
@@ -48,8 +50,9 @@ export class StringKeyTable {
       const at = i * STRIDE;
       const id1 = slots[at + 1] as number;
       if (id1 === 0) return -1;
-      if (slots[at] === h && slots[at + 3] === len) {
-        const start = slots[at + 2] as number;
+      // A damaged id past the offsets reads undefined: NaN lengths never match.
+      const start = slots[at] === h ? (offsets[id1 - 1] as number) : -1;
+      if (start >= 0 && (offsets[id1] as number) - start === len) {
         let j = 0;
         while (j < len && units[start + j] === key.charCodeAt(j)) j++;
         if (j === len) return id1 - 1;
@@ -67,6 +70,7 @@ export class StringKeyTable {
   getFolded(s: string, start: number, end: number): number {
     const slots = this.slots;
     const units = this.units;
+    const offsets = this.offsets;
     const mask = this.mask;
     const len = end - start;
     const h = hashFolded(s, start, end);
@@ -75,8 +79,9 @@ export class StringKeyTable {
       const at = i * STRIDE;
       const id1 = slots[at + 1] as number;
       if (id1 === 0) return -1;
-      if (slots[at] === h && slots[at + 3] === len) {
-        const from = (slots[at + 2] as number) - start;
+      const first = slots[at] === h ? (offsets[id1 - 1] as number) : -1;
+      if (first >= 0 && (offsets[id1] as number) - first === len) {
+        const from = first - start;
         let j = start;
         for (; j < end; j++) {
           let c = s.charCodeAt(j);
@@ -176,8 +181,8 @@ export class StringKeyTableBuilder {
       const at = i * STRIDE;
       const id1 = this.slots[at + 1] as number;
       if (id1 === 0) break;
-      if (this.slots[at] === h && this.slots[at + 3] === len) {
-        const start = this.slots[at + 2] as number;
+      const start = this.slots[at] === h ? (this.offsets[id1 - 1] as number) : -1;
+      if (start >= 0 && (this.offsets[id1] as number) - start === len) {
         let j = 0;
         while (j < len && this.units[start + j] === key.charCodeAt(j)) j++;
         if (j === len) return id1 - 1;
@@ -196,8 +201,6 @@ export class StringKeyTableBuilder {
     const at = i * STRIDE;
     this.slots[at] = h;
     this.slots[at + 1] = id + 1;
-    this.slots[at + 2] = this.used;
-    this.slots[at + 3] = len;
     this.used += len;
     this.n = id + 1;
     if (this.n > (this.mask + 1) * MAX_LOAD) this.rehash();

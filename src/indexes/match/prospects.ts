@@ -14,7 +14,9 @@ import { StringList, type StringColumn } from '../format/strings.js';
 import { Ids, NearTable } from '../format/tables.js';
 import { savedIndex, type SavedForm } from '../persist.js';
 import { businessMatchIndex } from './businesses.js';
+import type { Db } from '../../store/db.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
+import { preparedOnce } from '../../store/statements.js';
 import { KEY_KINDS, prospectKeysOfRecords, takeProspectKeys } from '../../store/load-keys.js';
 import { getMeta } from '../../store/open.js';
 
@@ -33,10 +35,12 @@ export function deletions(word: string): string[] {
 
 export interface ProspectMatchIndex {
   readonly size: number;
-  /** Prospect ids by position; `byId` is the same table read the other way. */
-  readonly ids: StringColumn;
-  /** `given last` keys (see `normalisePersonName`). */
-  readonly nameKeys: StringColumn;
+  /**
+   * The table rowid of each position when the rowids are not simply `position + 1`; empty when they
+   * are (a fresh load). Ids are not held here: the few an answer returns are read from the table
+   * ({@link prospectIds}), which already keeps them with their UNIQUE index.
+   */
+  readonly rowids: Int32Array;
   /** Name words of each prospect joined by spaces (see `personTokens`). */
   readonly names: StringColumn;
   /** Name word → word id. */
@@ -51,7 +55,6 @@ export interface ProspectMatchIndex {
   /** Prospects of business position `b`: `members[memberStart[b] .. memberStart[b + 1])`. */
   readonly memberStart: Int32Array;
   readonly members: Int32Array;
-  readonly byId: Ids;
   readonly byEmail: KeyIndex;
   readonly byPhone: KeyIndex;
   readonly byLinkedin: KeyIndex;
@@ -62,20 +65,20 @@ function build(engine: Context): ProspectMatchIndex {
   const companies = businessMatchIndex(engine);
   const maxRowid = (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m;
   const positionOfRowid = new Int32Array(maxRowid + 1).fill(-1);
-  const ids: string[] = [];
-  const nameKeys: string[] = [];
+  const rowids: number[] = [];
+  let dense = true;
   const employer: number[] = [];
   const names: string[] = [];
   const wordId = new Map<string, number>();
   const wordCount: number[] = [];
   const rows = db.prepare(SCAN_SQL.matchProspects).raw().iterate() as IterableIterator<
-    [number, string, number | null, string, string]
+    [number, number | null, string]
   >;
-  for (const [rowid, id, businessRowid, key, fullName] of rows) {
-    const pos = ids.length;
+  for (const [rowid, businessRowid, fullName] of rows) {
+    const pos = rowids.length;
     positionOfRowid[rowid] = pos;
-    ids.push(id);
-    nameKeys.push(key);
+    rowids.push(rowid);
+    if (rowid !== pos + 1) dense = false;
     const words = personTokens(fullName);
     names.push(words.join(' '));
     for (let i = 0; i < words.length; i++) {
@@ -131,22 +134,20 @@ function build(engine: Context): ProspectMatchIndex {
     for (const d of deletions(w)) wordNear.add(d, wid);
   }
 
-  const byEmail = new KeyIndexBuilder(ids.length);
-  const byPhone = new KeyIndexBuilder(ids.length);
-  const byLinkedin = new KeyIndexBuilder(ids.length);
+  const byEmail = new KeyIndexBuilder(rowids.length);
+  const byPhone = new KeyIndexBuilder(rowids.length);
+  const byLinkedin = new KeyIndexBuilder(rowids.length);
   const target = KEY_KINDS.map((k) => ({ email: byEmail, phone: byPhone, linkedin: byLinkedin })[k]);
   const keys = takeProspectKeys(db, getMeta(db, 'hash_prospects')) ?? prospectKeysOfRecords(db);
   for (let i = 0; i < keys.keys.length; i++) {
     const pos = positionOfRowid[keys.rows[i] as number] ?? -1;
     if (pos >= 0) target[keys.kinds[i] as number]?.add(keys.keys[i] as string, pos);
   }
-  // Prospect ids are the table's primary key and words are numbered as first seen: position = id.
-  const byId = Ids.of(ids);
+  // Words are numbered as first seen: position = id.
   const words = Ids.of(wordId.keys());
   return {
-    size: ids.length,
-    ids: byId,
-    nameKeys: StringList.of(nameKeys),
+    size: rowids.length,
+    rowids: dense ? new Int32Array(0) : Int32Array.from(rowids),
     names: StringList.of(names),
     wordId: words,
     wordNear: wordNear.finish(),
@@ -155,7 +156,6 @@ function build(engine: Context): ProspectMatchIndex {
     business,
     memberStart,
     members,
-    byId,
     byEmail: byEmail.finish(),
     byPhone: byPhone.finish(),
     byLinkedin: byLinkedin.finish(),
@@ -164,14 +164,11 @@ function build(engine: Context): ProspectMatchIndex {
 
 const isKeys = (v: unknown) => v instanceof KeyIndex;
 
-/**
- * Saved without `byId`, which is `ids` read the other way; the id, name and key columns are read on
- * first use (a name match never reads the e-mail, phone and profile tables).
- */
+/** Saved as it is; the names and the key tables are read on first use (a name match never reads the e-mail, phone and profile tables). */
 export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = {
-  save: ({ byId: _, ...rest }) => rest,
+  save: (index) => index,
   open: (tree) => {
-    const t = tree as Omit<ProspectMatchIndex, 'byId'>;
+    const t = tree as ProspectMatchIndex;
     if (
       typeof t.size !== 'number' ||
       !(t.wordId instanceof Ids) ||
@@ -180,11 +177,10 @@ export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = {
       t.business.length !== t.size
     )
       throw new Error('match.prospects: saved form of another shape');
-    return Object.defineProperty(t, 'byId', { get: () => t.ids, enumerable: true }) as ProspectMatchIndex;
+    return t;
   },
   lazy: {
-    ids: (v) => v instanceof Ids,
-    nameKeys: (v) => v instanceof StringList,
+    rowids: (v) => v instanceof Int32Array,
     names: (v) => v instanceof StringList,
     byEmail: isKeys,
     byPhone: isKeys,
@@ -198,3 +194,21 @@ export function prospectMatchIndex(engine: Context): ProspectMatchIndex {
 }
 
 const PROSPECT_MATCH = savedIndex('match.prospects', build, PROSPECT_MATCH_FORM);
+
+const idStatement = preparedOnce((db: Db) => db.prepare(SCAN_SQL.prospectId).pluck());
+
+/**
+ * The prospect id at each position of `index`, read from the table when asked (an answer reads a few;
+ * holding a million of them in the index cost more bytes than the rest of its root).
+ */
+export function prospectIds(db: Db, index: ProspectMatchIndex): StringColumn {
+  const { size, rowids } = index;
+  return {
+    length: size,
+    at: (pos) => {
+      if (!(pos >= 0 && pos < size)) return undefined;
+      const rowid = rowids.length === 0 ? pos + 1 : (rowids[pos] as number);
+      return idStatement(db).get(rowid) as string | undefined;
+    },
+  };
+}

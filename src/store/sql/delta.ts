@@ -43,6 +43,4 @@ export const DELTA_SQL = {
   prospectDoc: 'SELECT business_id, wire, rest FROM prospects WHERE rowid = ?',
   /** When the `as_of` year changes, every age bucket moves: `age_bucket` is `derive.ts`' `ageBucket`. */
   businessAges: 'UPDATE businesses SET age = age_bucket(founded_year, ?)',
-  prospectAges: `UPDATE prospects SET company_age = (SELECT age FROM businesses b WHERE b.rowid = prospects.business_rowid)
-    WHERE business_rowid IS NOT NULL`,
 } as const;

@@ -11,13 +11,8 @@ export const LOAD_SQL = {
   country_code AS company_country_code, region_country_code AS company_region_country_code,
   city_region_country AS company_city_region_country, naics AS company_naics, is_public AS company_is_public,
   has_website AS company_has_website FROM businesses`,
-  /** A prospect's inherited company columns, by rowid (named parameters as `companies` returns them). */
-  updateProspectCompany: `UPDATE prospects SET business_rowid = @business_rowid, company_name = @company_name,
-    company_website = @company_website, company_linkedin = @company_linkedin, company_size = @company_size,
-    company_revenue = @company_revenue, company_age = @company_age, company_locations = @company_locations,
-    company_country_code = @company_country_code, company_region_country_code = @company_region_country_code,
-    company_city_region_country = @company_city_region_country, company_naics = @company_naics,
-    company_is_public = @company_is_public, company_has_website = @company_has_website WHERE rowid = @rowid`,
+  /** A prospect's employer (its company columns are the business's, joined by this rowid). */
+  updateProspectCompany: 'UPDATE prospects SET business_rowid = ? WHERE rowid = ?',
   updateProspectWire: 'UPDATE prospects SET wire = ? WHERE rowid = ?',
   prospectDocs: 'SELECT rowid, business_id, wire, rest FROM prospects',
   /** `load-keys.ts`: what a prospect's exact match keys are derived from. */
@@ -49,6 +44,7 @@ export const MIGRATE_SQL = {
   businessDocs: 'SELECT rowid, doc FROM businesses WHERE rowid > ? ORDER BY rowid LIMIT ?',
   businessStored: 'SELECT rowid, wire, rest FROM businesses WHERE rowid > ? ORDER BY rowid LIMIT ?',
   updateProspect: 'UPDATE prospects SET wire = ?, facets = ?, rest = ? WHERE rowid = ?',
-  prospectDocs: `SELECT rowid, doc, company_name, company_website, company_linkedin FROM prospects
-    WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+  prospectDocs: `SELECT p.rowid, p.doc, b.name AS company_name, b.website_url AS company_website,
+    b.linkedin_profile AS company_linkedin FROM prospects p LEFT JOIN businesses b ON b.rowid = p.business_rowid
+    WHERE p.rowid > ? ORDER BY p.rowid LIMIT ?`,
 } as const;

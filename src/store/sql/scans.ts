@@ -12,9 +12,11 @@ export const SCAN_SQL = {
   /** `indexes/prospects.ts`: the filter columns, the employer's name key and city, in rowid order. */
   prospects: `SELECT p.rowid, p.business_rowid, p.country_code, p.region_country_code, p.job_title, p.job_level,
        p.job_department, p.total_experience_months, p.current_role_months, p.has_email, p.has_phone,
-       p.company_name, b.name_key AS company_key, p.company_size, p.company_revenue, p.company_age,
-       p.company_locations, p.company_country_code, p.company_region_country_code, p.company_city_region_country,
-       b.city_name AS company_city, p.company_naics, p.company_is_public, p.company_has_website, p.facets
+       b.name AS company_name, b.name_key AS company_key, b.size AS company_size, b.revenue AS company_revenue,
+       b.age AS company_age, b.locations AS company_locations, b.country_code AS company_country_code,
+       b.region_country_code AS company_region_country_code,
+       b.city_region_country AS company_city_region_country, b.city_name AS company_city,
+       b.naics AS company_naics, b.is_public AS company_is_public, b.has_website AS company_has_website, p.facets
        FROM prospects p LEFT JOIN businesses b ON b.rowid = p.business_rowid ORDER BY p.rowid`,
   /** `indexes/events.ts`: business events, newest first. */
   businessEvents: `SELECT e.event_name AS name, e.event_time AS time, b.rowid AS row FROM events e
@@ -24,8 +26,9 @@ export const SCAN_SQL = {
   matchBusinesses: `SELECT rowid, business_id, name, domain, host, linkedin_slug, country_code
        FROM businesses ORDER BY rowid`,
   /** `indexes/match/prospects.ts`: names and employers of every prospect, in rowid order. */
-  matchProspects:
-    'SELECT rowid, prospect_id, business_rowid, name_key, full_name FROM prospects ORDER BY rowid',
+  matchProspects: 'SELECT rowid, business_rowid, full_name FROM prospects ORDER BY rowid',
+  /** `indexes/match/prospects.ts`: the id of a matched prospect. */
+  prospectId: 'SELECT prospect_id FROM prospects WHERE rowid = ?',
 } as const;
 
 /**

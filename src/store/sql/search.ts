@@ -37,6 +37,8 @@ export const recordStatements: (db: Db) => Record<'prospects' | 'businesses' | '
 export const entityStatements: (db: Db) => Statements<'business' | 'prospect'> = preparedOnce((db: Db) => ({
   business: db.prepare('SELECT wire, rest FROM businesses WHERE business_id = ?'),
   prospect: db.prepare(
-    'SELECT wire, rest, company_name, company_website, company_linkedin FROM prospects WHERE prospect_id = ?',
+    `SELECT p.wire, p.rest, b.name AS company_name, b.website_url AS company_website,
+       b.linkedin_profile AS company_linkedin
+       FROM prospects p LEFT JOIN businesses b ON b.rowid = p.business_rowid WHERE p.prospect_id = ?`,
   ),
 }));
