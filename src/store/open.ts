@@ -10,7 +10,7 @@ import { metaStatements } from './sql/meta.js';
 export type { Db } from './db.js';
 
 /**
- * Opens a snapshot file. A file in an older layout (schema < 5) is refused with an `EngineError`
+ * Opens a snapshot file. A file in an older layout (schema < 6) is refused with an `EngineError`
  * (`SCHEMA_OUTDATED`) naming the file, its version and the fix (`prospectdb migrate` or a reload).
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
