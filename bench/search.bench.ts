@@ -22,6 +22,7 @@ import { openEngine, type Engine } from '../src/engine.js';
 import { businessIndex } from '../src/indexes/businesses.js';
 import { prospectIndex } from '../src/indexes/prospects.js';
 import { openDatabase } from '../src/store/open.js';
+import { PROSPECTS_WITH_EMPLOYER } from '../src/store/sql/scans.js';
 import type { ProspectFilters } from '../src/schemas/filters.js';
 import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
 import { mulberry32 } from '../tools/rng.js';
@@ -59,7 +60,7 @@ function requests(engine: Engine): { filters: Filters; where: Where }[] {
     (
       engine.db
         .prepare(
-          `SELECT ${col} AS v, count(*) AS n FROM prospects WHERE ${col} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 40`,
+          `SELECT ${col} AS v, count(*) AS n FROM ${PROSPECTS_WITH_EMPLOYER} WHERE ${col} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 40`,
         )
         .all() as { v: string }[]
     ).map((x) => x.v);
@@ -423,7 +424,7 @@ if (!existsSync(baseFile) || !existsSync(baseCsv)) {
   let chunk: string[] = [];
   b.transaction(() => {
     for (const row of engine.db
-      .prepare(`SELECT ${BASE_COLS.join(', ')} FROM prospects ORDER BY rowid`)
+      .prepare(`SELECT ${BASE_COLS.join(', ')} FROM ${PROSPECTS_WITH_EMPLOYER} ORDER BY rowid`)
       .raw()
       .iterate() as Iterable<unknown[]>) {
       ins.run(row);
@@ -527,7 +528,7 @@ const acWork: { field: (typeof acFields)[number][0]; col: string; query: string 
 for (let i = 0; i < 300; i++) {
   const [field, col] = acFields[i % 3]!;
   const sample = engine.db
-    .prepare(`SELECT ${col} FROM prospects WHERE rowid = ?`)
+    .prepare(`SELECT ${col} FROM ${PROSPECTS_WITH_EMPLOYER} WHERE rowid = ?`)
     .pluck()
     .get(1 + Math.floor(r() * count)) as string | null;
   const word =

@@ -1,7 +1,8 @@
 /**
  * Search latency: fetch (page 1 of 100 with the total), stats, autocomplete and a cursor walk, each
  * beside plain SQLite queries over the same file (the WHERE clause a developer would write on the
- * stored columns, `LIKE` prefixes, `OFFSET` pages), measured in the same run, interleaved.
+ * stored columns, the employer's joined from its business; `LIKE` prefixes, `OFFSET` pages), measured
+ * in the same run, interleaved.
  */
 import type { Statement } from 'better-sqlite3';
 import { autocomplete } from '../../src/core/autocomplete.js';
@@ -10,6 +11,7 @@ import { prospectStats } from '../../src/core/stats.js';
 import type { Engine } from '../../src/engine.js';
 import type { ProspectFilters } from '../../src/schemas/filters.js';
 import type { AutocompleteQuery } from '../../src/schemas/search.js';
+import { PROSPECTS_WITH_EMPLOYER } from '../../src/store/sql/scans.js';
 import { timeEach } from './measure.js';
 import { Prng } from '../rng.js';
 
@@ -41,7 +43,7 @@ function requests(engine: Engine, n: number, rng: Prng): Request[] {
   const distinct = (col: string) =>
     engine.db
       .prepare(
-        `SELECT ${col} FROM prospects WHERE ${col} IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 20`,
+        `SELECT ${col} FROM ${PROSPECTS_WITH_EMPLOYER} WHERE ${col} IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 20`,
       )
       .pluck()
       .all() as string[];
@@ -136,8 +138,10 @@ export function searchTimings(
         1,
       ),
     (i) => {
-      prep(`SELECT wire FROM prospects WHERE ${where(i)} ORDER BY rowid LIMIT 100`).all(...args(i));
-      prep(`SELECT count(*) FROM prospects WHERE ${where(i)}`).get(...args(i));
+      prep(`SELECT wire FROM ${PROSPECTS_WITH_EMPLOYER} WHERE ${where(i)} ORDER BY rowid LIMIT 100`).all(
+        ...args(i),
+      );
+      prep(`SELECT count(*) FROM ${PROSPECTS_WITH_EMPLOYER} WHERE ${where(i)}`).get(...args(i));
     },
     budgetMs,
   );
@@ -147,9 +151,13 @@ export function searchTimings(
     n,
     (i) => prospectStats(engine, { filters: (work[i] as Request).filters }),
     (i) => {
-      prep(`SELECT job_department, count(*) FROM prospects WHERE ${where(i)} GROUP BY 1`).all(...args(i));
-      prep(`SELECT country_code, count(*) FROM prospects WHERE ${where(i)} GROUP BY 1`).all(...args(i));
-      prep(`SELECT count(*) FROM prospects WHERE ${where(i)}`).get(...args(i));
+      prep(
+        `SELECT job_department, count(*) FROM ${PROSPECTS_WITH_EMPLOYER} WHERE ${where(i)} GROUP BY 1`,
+      ).all(...args(i));
+      prep(`SELECT country_code, count(*) FROM ${PROSPECTS_WITH_EMPLOYER} WHERE ${where(i)} GROUP BY 1`).all(
+        ...args(i),
+      );
+      prep(`SELECT count(*) FROM ${PROSPECTS_WITH_EMPLOYER} WHERE ${where(i)}`).get(...args(i));
     },
     budgetMs,
   );
@@ -164,7 +172,7 @@ export function searchTimings(
   const ac: { field: AutocompleteQuery['field']; col: string; query: string }[] = [];
   for (let i = 0; i < n; i++) {
     const [field, col] = fields[i % fields.length] as (typeof fields)[number];
-    const value = prep(`SELECT ${col} FROM prospects WHERE rowid = ?`)
+    const value = prep(`SELECT ${col} FROM ${PROSPECTS_WITH_EMPLOYER} WHERE rowid = ?`)
       .pluck()
       .get(1 + rng.int(max)) as string | null | undefined;
     const word =
@@ -183,7 +191,7 @@ export function searchTimings(
     (i) => autocomplete(engine, { field: ac[i]!.field, query: ac[i]!.query, semantic_search: false }),
     (i) =>
       prep(
-        `SELECT ${ac[i]!.col} AS v, count(*) AS n FROM prospects WHERE ${ac[i]!.col} LIKE ? GROUP BY 1 ORDER BY 2 DESC LIMIT 20`,
+        `SELECT ${ac[i]!.col} AS v, count(*) AS n FROM ${PROSPECTS_WITH_EMPLOYER} WHERE ${ac[i]!.col} LIKE ? GROUP BY 1 ORDER BY 2 DESC LIMIT 20`,
       ).all(`${ac[i]!.query}%`),
     budgetMs,
   );
