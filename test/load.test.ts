@@ -10,6 +10,7 @@ import { KEY_KINDS, prospectKeysOfRecords, takeProspectKeys } from '../src/store
 import { getMeta } from '../src/store/open.js';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { prospectMatchIndex } from '../src/indexes/match/prospects.js';
+import { comparableRows } from './support/rows.js';
 import { tempDir } from './support/temp.js';
 
 const B1 = 'a'.repeat(32);
@@ -348,8 +349,8 @@ describe('snapshot loader', () => {
     const plain = snapshot({ 'businesses.jsonl': text, 'prospects.jsonl': jsonl([prospect(P1, B1)]) });
     expect(text.length).toBeGreaterThan(2 << 20); // large enough for the worker path
     const dump = (e: Engine) => ({
-      businesses: e.db.prepare('SELECT * FROM businesses ORDER BY rowid').all(),
-      prospects: e.db.prepare('SELECT * FROM prospects ORDER BY rowid').all(),
+      businesses: comparableRows(e.db.prepare('SELECT * FROM businesses ORDER BY rowid').all()),
+      prospects: comparableRows(e.db.prepare('SELECT * FROM prospects ORDER BY rowid').all()),
       keys: takeProspectKeys(e.db, getMeta(e.db, 'hash_prospects')),
     });
     const single = open();

@@ -20,6 +20,7 @@ import golden from './records.golden.json' with { type: 'json' };
 import { BUILT_CLI } from './support/built-cli.js';
 import { DEMO_NOW, demoEngine } from './support/demo.js';
 import { recordsGolden } from './support/records-golden.js';
+import { comparableRows } from './support/rows.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'prospectdb-migrate-'));
 const fresh = join(dir, 'fresh.db');
@@ -238,7 +239,7 @@ describe('a file of the old layout', () => {
     const rows = (file: string) => {
       const db = new Database(file, { readonly: true });
       try {
-        return db.prepare('SELECT * FROM prospects ORDER BY rowid').all() as Record<string, unknown>[];
+        return comparableRows(db.prepare('SELECT * FROM prospects ORDER BY rowid').all());
       } finally {
         db.close();
       }
