@@ -165,28 +165,21 @@ if (loadFigures) {
   loadFigures.rows_per_s = Math.round(rowsTotal / (loadFigures.rows_s as number));
   loadFigures.end_to_end_rows_per_s = Math.round(rowsTotal / (loadFigures.wall_s as number));
 }
+/** `name → bytes` from a query of (name, bytes), largest first; null when it cannot run (no `dbstat`). */
+function bytesBy(sql: string): Record<string, number> | null {
+  try {
+    const rows = plain.prepare(sql).all() as { name: string; bytes: number }[];
+    return Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
+  } catch {
+    return null;
+  }
+}
 /** Bytes per table (and index) from SQLite's own page accounting, when the build has `dbstat`. */
-function tableBytes(): Record<string, number> | null {
-  try {
-    const rows = plain
-      .prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC')
-      .all() as { name: string; bytes: number }[];
-    return Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
-  } catch {
-    return null;
-  }
-}
+const tableBytes = () =>
+  bytesBy('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC');
 /** Bytes of each saved index and index part (the blobs of `index_cache`), largest first. */
-function savedIndexBytes(): Record<string, number> | null {
-  try {
-    const rows = plain
-      .prepare('SELECT name, sum(length(data)) AS bytes FROM index_cache GROUP BY name ORDER BY bytes DESC')
-      .all() as { name: string; bytes: number }[];
-    return Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
-  } catch {
-    return null;
-  }
-}
+const savedIndexBytes = () =>
+  bytesBy('SELECT name, sum(length(data)) AS bytes FROM index_cache GROUP BY name ORDER BY bytes DESC');
 const dbBytes = statSync(db).size;
 const byTable = tableBytes();
 const bySavedIndex = savedIndexBytes();
