@@ -1,3 +1,5 @@
+import { LOAD_SQL } from './load.js';
+
 /**
  * The scans the in-memory indexes are built from (`indexes/`), once per data version. Their column
  * lists are the builders' `Row` types: a column added here is read there. Prepared where they run (a
@@ -65,13 +67,9 @@ export function EXPORT_SQL(
 
 /**
  * The prospects as one wide table, each row with its employer's columns under the names schema 6 kept
- * on the prospect (`company_size`, …): a FROM source for the benches' plain-SQLite baselines, which
- * query or copy those columns (schema 7 joins them from the business, as `SCAN_SQL.prospects` does).
+ * on the prospect (`company_size`, …, the loader's own aliases, `LOAD_SQL.companies`): a FROM source for
+ * the benches' plain-SQLite baselines, which query or copy those columns (schema 7 joins them from the
+ * business, as `SCAN_SQL.prospects` does). SQLite flattens it into a rowid lookup per prospect.
  */
-export const PROSPECTS_WITH_EMPLOYER = `(SELECT p.rowid AS rowid, p.*, b.name AS company_name,
-       b.website_url AS company_website, b.linkedin_profile AS company_linkedin, b.size AS company_size,
-       b.revenue AS company_revenue, b.age AS company_age, b.locations AS company_locations,
-       b.country_code AS company_country_code, b.region_country_code AS company_region_country_code,
-       b.city_region_country AS company_city_region_country, b.naics AS company_naics,
-       b.is_public AS company_is_public, b.has_website AS company_has_website
-       FROM prospects p LEFT JOIN businesses b ON b.rowid = p.business_rowid)`;
+export const PROSPECTS_WITH_EMPLOYER = `(SELECT p.rowid AS rowid, p.*, c.* FROM prospects p
+       LEFT JOIN (${LOAD_SQL.companies}) c ON c.business_rowid = p.business_rowid)`;
