@@ -1,4 +1,5 @@
 /** Indexes saved in the database file: a later process reads them instead of scanning every row. */
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as runLoad } from '../src/cli/commands/load.js';
@@ -9,7 +10,7 @@ import { AUTOCOMPLETE_FIELDS } from '../src/schemas/enums.js';
 import { prospectStats } from '../src/core/stats.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { Bitset } from '../src/indexes/bitset.js';
-import { businessIndex, type BusinessIndex } from '../src/indexes/businesses.js';
+import { BUSINESS_INDEX_FORM, businessIndex, type BusinessIndex } from '../src/indexes/businesses.js';
 import { savedIndex } from '../src/indexes/persist.js';
 import { PROSPECT_INDEX_FORM, prospectIndex, type ProspectIndex } from '../src/indexes/prospects.js';
 import type { ProspectFilters } from '../src/schemas/filters.js';
@@ -53,13 +54,45 @@ describe('saved indexes', () => {
     const notBuilt = (): never => {
       throw new Error('rebuilt instead of read back');
     };
-    const b = reader.indexes.get(savedIndex<BusinessIndex>('search.businessIndex', notBuilt));
+    const b = reader.indexes.get(savedIndex('search.businessIndex', notBuilt, BUSINESS_INDEX_FORM));
     const p = reader.indexes.get(savedIndex('search.prospectIndex', notBuilt, PROSPECT_INDEX_FORM));
     expect(b).toEqual(built.b);
     expect(p).toEqual(built.p);
     expect(p.all).toBeInstanceOf(Bitset);
     expect(p.facets.country.keys).toBeInstanceOf(Map);
     expect(b.facets.tech.keys.size).toBe(built.b.facets.tech.keys.size);
+  });
+
+  it('read the business index in parts: a facet nobody asked for stays in the file', () => {
+    const builder = open();
+    engines.push(builder);
+    const good = businessIndex(builder); // built and saved in the file, or read back from it
+    const file = join(tempDir('pdb-saved-parts-'), 'parts.db');
+    copyFileSync(path, file);
+    const writer = openEngine({ path: file, clock: () => DEMO_NOW });
+    engines.push(writer);
+    // A damaged name facet: it is rebuilt when (and only when) it is read.
+    writer.db
+      .prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'search.businessIndex/facet_name'`)
+      .run();
+    let built = 0;
+    const index = writer.indexes.get(
+      savedIndex<BusinessIndex>(
+        'search.businessIndex',
+        () => {
+          built++;
+          return good;
+        },
+        BUSINESS_INDEX_FORM,
+      ),
+    );
+    expect(Object.keys(index.facets)).toEqual(Object.keys(good.facets));
+    expect(index.facets.country.keys).toEqual(good.facets.country.keys);
+    expect(index.countryOf).toEqual(good.countryOf);
+    expect(index.naicsDescription).toEqual(good.naicsDescription);
+    expect(built).toBe(0);
+    expect(index.facets.name.keys.size).toBe(good.facets.name.keys.size);
+    expect(built).toBe(1);
   });
 
   it('give the same pages and stats as indexes built in memory', async () => {

@@ -8,7 +8,8 @@ import { companyKey, foldText } from '../normalise/index.js';
 import { cityRegionCountry } from '../store/derive.js';
 import { wireCodec, type BusinessFacets } from '../store/wire.js';
 import { Bitset } from './bitset.js';
-import { savedIndex } from './persist.js';
+import { partedForm } from './parted-form.js';
+import { savedIndex, type SavedForm } from './persist.js';
 import { CsrBuilder, type Csr } from './csr.js';
 import { FacetBuilder, type Facet } from './facet.js';
 import { countryId, regionId } from './labels.js';
@@ -115,7 +116,41 @@ export function businessIndex(engine: Context): BusinessIndex {
   return engine.indexes.get(BUSINESS_INDEX);
 }
 
-const BUSINESS_INDEX = savedIndex('search.businessIndex', buildBusinessIndex);
+const FACET_NAMES: readonly (keyof BusinessIndex['facets'])[] = [
+  'country',
+  'countryOps',
+  'region',
+  'regionOps',
+  'cityRegionCountry',
+  'cityRegionCountryOps',
+  'cityRegion',
+  'size',
+  'revenue',
+  'age',
+  'locations',
+  'google',
+  'linkedin',
+  'naics',
+  'techCategory',
+  'tech',
+  'name',
+  'otherName',
+  'websiteKeywords',
+  'intent',
+  'intentTopic',
+];
+/** The stats columns, stored apart like the facets (the root keeps the size, flags and NAICS names). */
+const PARTS = ['countryOf', 'regionOf', 'sizeOf', 'revenueOf', 'googleOf', 'linkedinOf', 'naicsOf'] as const;
+
+/** Saved in parts read on first access (`parted-form.ts`): a fetch by country reads one facet. */
+export const BUSINESS_INDEX_FORM: SavedForm<BusinessIndex> = partedForm(
+  'search.businessIndex',
+  FACET_NAMES,
+  PARTS,
+  (t) => typeof t.size === 'number' && t.all instanceof Bitset && t.naicsDescription instanceof Map,
+);
+
+const BUSINESS_INDEX = savedIndex('search.businessIndex', buildBusinessIndex, BUSINESS_INDEX_FORM);
 
 function buildBusinessIndex(engine: Context): BusinessIndex {
   const db = engine.db;

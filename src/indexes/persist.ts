@@ -27,8 +27,9 @@ import './format/strings.js';
  * 6: folded text keys spell a final sigma σ (`foldText`), as queries now fold it.
  * 7: the prospect match index holds no ids nor name keys (ids are read from the table for answers).
  * 8: string-key table slots are (hash, id): 8 bytes instead of 16 (`hash/string-key-table.ts`).
+ * 9: the business search index is saved in parts read on first access, as the prospect one (5).
  */
-export const INDEX_FORMAT = 8;
+export const INDEX_FORMAT = 9;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one

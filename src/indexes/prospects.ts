@@ -8,6 +8,7 @@ import { companyKey, foldText } from '../normalise/index.js';
 import { JOB_DEPARTMENTS } from '../schemas/enums.js';
 import { wireCodec, type ProspectFacets } from '../store/wire.js';
 import { Bitset } from './bitset.js';
+import { partedForm } from './parted-form.js';
 import { savedIndex, type SavedForm } from './persist.js';
 import { businessIndex, cityRegionCountryKeys, naicsPrefixes } from './businesses.js';
 import type { Csr } from './csr.js';
@@ -123,44 +124,17 @@ const PARTS = [
   'regionOf',
   'departmentOf',
 ] as const;
-const isObject = (v: unknown) => typeof v === 'object' && v !== null;
-
 /**
  * Saved in parts read on first access: the whole index is about 113 bytes per prospect, and a first
  * request reads only what its filters touch (a fetch by `has_contact_details` reads one bitset, not the
  * 19 facets and the range columns), so opening a large file and answering it no longer reads every part.
  */
-export const PROSPECT_INDEX_FORM: SavedForm<ProspectIndex> = {
-  save: (index) => {
-    const { facets, ...rest } = index;
-    const out: Record<string, unknown> = { ...rest };
-    for (const name of FACET_NAMES) out[`facet_${name}`] = facets[name];
-    return out;
-  },
-  open: (tree) => {
-    const t = tree as Record<string, unknown>;
-    if (typeof t.size !== 'number' || !(t.all instanceof Bitset) || !(t.hasEmail instanceof Bitset))
-      throw new Error('search.prospectIndex: saved form of another shape');
-    const facets = {} as Record<FacetName, Facet>;
-    for (const name of FACET_NAMES)
-      Object.defineProperty(facets, name, { get: () => t[`facet_${name}`], enumerable: true });
-    const index: Record<string, unknown> = {
-      size: t.size,
-      all: t.all,
-      facets,
-      hasEmail: t.hasEmail,
-      hasPhone: t.hasPhone,
-      hasWebsite: t.hasWebsite,
-      isPublic: t.isPublic,
-    };
-    for (const part of PARTS) Object.defineProperty(index, part, { get: () => t[part], enumerable: true });
-    return index as unknown as ProspectIndex;
-  },
-  lazy: {
-    ...Object.fromEntries(FACET_NAMES.map((name) => [`facet_${name}`, isObject])),
-    ...Object.fromEntries(PARTS.map((part) => [part, isObject])),
-  },
-};
+export const PROSPECT_INDEX_FORM: SavedForm<ProspectIndex> = partedForm(
+  'search.prospectIndex',
+  FACET_NAMES,
+  PARTS,
+  (t) => typeof t.size === 'number' && t.all instanceof Bitset && t.hasEmail instanceof Bitset,
+);
 
 const PROSPECT_INDEX = savedIndex('search.prospectIndex', buildProspectIndex, PROSPECT_INDEX_FORM);
 
