@@ -158,8 +158,8 @@ export type LazyFallback = (path: readonly string[], error: unknown) => unknown;
 /**
  * The tree saved in `bytes`, every typed array a view over them (`bytes.byteOffset` must be a multiple
  * of 8; see {@link alignedCopy}). Throws when the bytes are not a whole saved index. A V8 section that
- * is an object's field becomes a getter that deserialises it on first read (then returns that value);
- * assigning the field replaces it. `fallback` answers a section found damaged then.
+ * is an object's field becomes a getter that deserialises it on first read and leaves the value in its
+ * place (assigning the field first replaces it). `fallback` answers a section found damaged then.
  */
 export function decodeIndex(bytes: Uint8Array, fallback?: LazyFallback): unknown {
   if (bytes.byteOffset % 8 !== 0) throw new Error('index format: bytes not 8-byte aligned');
@@ -182,30 +182,29 @@ export function decodeIndex(bytes: Uint8Array, fallback?: LazyFallback): unknown
   };
   const v8Section = (n: ['v', number, number]) =>
     deserialize(new Uint8Array(bytes.buffer, section(n[1], n[2]), n[2])) as unknown;
-  /** `out[k]` as a getter over the V8 section `n`, deserialised on first read (bounds checked now). */
+  /**
+   * `out[k]` as a getter over the V8 section `n` (bounds checked now), deserialised on first read; the
+   * field then becomes a plain data property (no getter call on later reads).
+   */
   const lazyField = (out: Record<string, unknown>, k: string, n: ['v', number, number], path: string[]) => {
     section(n[1], n[2]);
-    let read = false;
-    let value: unknown;
+    const settle = (value: unknown) =>
+      Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
     Object.defineProperty(out, k, {
       enumerable: true,
       configurable: true,
       get() {
-        if (!read) {
-          try {
-            value = v8Section(n);
-          } catch (e) {
-            if (!fallback) throw e;
-            value = fallback(path, e);
-          }
-          read = true;
+        let value: unknown;
+        try {
+          value = v8Section(n);
+        } catch (e) {
+          if (!fallback) throw e;
+          value = fallback(path, e);
         }
+        settle(value);
         return value;
       },
-      set(v: unknown) {
-        value = v;
-        read = true;
-      },
+      set: settle,
     });
   };
   // `path` is undefined inside a class's tree: its fields are read at once (`fromTree` wraps them).
