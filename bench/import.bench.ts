@@ -135,7 +135,7 @@ const STEPS: readonly (readonly [string, ...string[]])[] = [
     'core/match/index.js',
     'core/match/evaluate.js',
     'core/export.js',
-    'indexes/warm.js',
+    'core/warm.js',
   ],
   ['export/write.ts with hyparquet-writer', 'export/write.js'],
   ['store/load.ts', 'store/load.js'],

@@ -3,7 +3,8 @@
  *
  *   npm run build
  *   node --expose-gc --import tsx bench/scale.ts --businesses 100000 --prospects 1000000 [--events 100000]
- *     [--work DIR] [--dir SNAPSHOT_DIR] [--db FILE] [--runs 2] [--dist DIR] [--out bench/results/scale-1m.json]
+ *     [--work DIR] [--dir SNAPSHOT_DIR] [--db FILE] [--runs 2] [--dist DIR] [--before DIR] [--first-only]
+ *     [--out bench/results/scale-1m.json]
  *
  * Without --dir it generates the snapshot (seed 42, JSON Lines) into a new folder under --work (default:
  * the OS temp folder) and deletes that folder at the end; --dir reuses a generated snapshot, --db a
@@ -28,7 +29,10 @@
  *   filter sets, match rows/s in 50-row requests (business rows with a typo in every other name,
  *   prospect rows by name and employer).
  * The load average is recorded at the start and the end: on a shared machine, read a wall figure with
- * its CPU time and the baselines.
+ * its CPU time and the baselines. `--before DIR` times the first answers of another build too (its
+ * dist/ folder), each kind's child of one build right after the other's, over the same file
+ * (`first_answer_before`): before/after figures from one run. `--first-only` stops after the first
+ * answers (no RSS-per-kind process, no steady state).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -62,13 +66,18 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '120' },
     out: { type: 'string' },
     dist: { type: 'string' },
+    before: { type: 'string' },
+    'first-only': { type: 'boolean', default: false },
   },
 });
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = values.dist ? resolve(values.dist) : join(ROOT, 'dist');
-if (!existsSync(join(DIST, 'index.js'))) {
-  console.error('dist/ is missing: run `npm run build` first');
-  process.exit(1);
+const BEFORE = values.before ? resolve(values.before) : undefined;
+for (const dist of [DIST, BEFORE]) {
+  if (dist && !existsSync(join(dist, 'index.js'))) {
+    console.error(`${dist}/index.js is missing: build it first (\`npm run build\`)`);
+    process.exit(1);
+  }
 }
 const runs = Number(values.runs);
 const log = (line: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -298,8 +307,8 @@ interface ChildRun {
   openMs: number;
   answers: Answer[];
 }
-async function child(kinds: readonly Kind[]): Promise<ChildRun> {
-  const r = await node([childFile, pathToFileURL(DIST).href, db, kinds.join(','), requestFile]);
+async function child(kinds: readonly Kind[], dist = DIST): Promise<ChildRun> {
+  const r = await node([childFile, pathToFileURL(dist).href, db, kinds.join(','), requestFile]);
   if (r.code !== 0) throw new Error(`first-answer child failed: ${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildRun;
 }
@@ -317,7 +326,7 @@ async function timeBaseline(args: string[]): Promise<number> {
   return performance.now() - t;
 }
 const baselines = { node_e_0_ms: [] as number[], import_better_sqlite3_ms: [] as number[] };
-const firstAnswers: Record<
+type FirstAnswers = Record<
   string,
   {
     wall_ms: number[];
@@ -327,106 +336,143 @@ const firstAnswers: Record<
     rss_mb: number[];
     status: number;
   }
-> = {};
+>;
+const firstAnswers: FirstAnswers = {};
+const firstAnswersBefore: FirstAnswers = {};
+/** One first answer of `kind` from a new process on `dist`, added to `into`. */
+async function firstAnswer(kind: Kind, dist: string, into: FirstAnswers, run: number, label: string) {
+  const c = await child([kind], dist);
+  const a = c.answers[0]!;
+  const f = (into[kind] ??= {
+    wall_ms: [],
+    import_ms: [],
+    open_ms: [],
+    cpu_ms: [],
+    rss_mb: [],
+    status: a.status,
+  });
+  f.wall_ms.push(r1(a.ms));
+  f.import_ms.push(r1(c.importMs));
+  f.open_ms.push(r1(c.openMs - c.importMs));
+  f.cpu_ms.push(r1(a.cpuMs));
+  f.rss_mb.push(r1(a.rss / 2 ** 20));
+  if (a.status !== 200) log(`${label}${kind}: status ${a.status}`);
+  log(
+    `${label}first ${kind} #${run + 1}: ${a.ms.toFixed(0)} ms (import ${c.importMs.toFixed(0)}, CPU ${a.cpuMs.toFixed(0)}), load ${loadavg()[0]!.toFixed(1)}`,
+  );
+}
 for (let run = 0; run < runs; run++) {
   baselines.node_e_0_ms.push(r1(await timeBaseline(['-e', '0'])));
   baselines.import_better_sqlite3_ms.push(
     r1(await timeBaseline(['--input-type=module', '-e', "await import('better-sqlite3')"])),
   );
   for (const kind of Object.keys(KINDS) as Kind[]) {
-    const c = await child([kind]);
-    const a = c.answers[0]!;
-    const f = (firstAnswers[kind] ??= {
-      wall_ms: [],
-      import_ms: [],
-      open_ms: [],
-      cpu_ms: [],
-      rss_mb: [],
-      status: a.status,
-    });
-    f.wall_ms.push(r1(a.ms));
-    f.import_ms.push(r1(c.importMs));
-    f.open_ms.push(r1(c.openMs - c.importMs));
-    f.cpu_ms.push(r1(a.cpuMs));
-    f.rss_mb.push(r1(a.rss / 2 ** 20));
-    if (a.status !== 200) log(`${kind}: status ${a.status}`);
-    log(
-      `first ${kind} #${run + 1}: ${a.ms.toFixed(0)} ms (import ${c.importMs.toFixed(0)}, CPU ${a.cpuMs.toFixed(0)}), load ${loadavg()[0]!.toFixed(1)}`,
-    );
+    // Before and after in turn, the order swapped every run: neither build always goes first.
+    const order = BEFORE ? (run % 2 ? [BEFORE, DIST] : [DIST, BEFORE]) : [DIST];
+    for (const dist of order)
+      if (dist === DIST) await firstAnswer(kind, DIST, firstAnswers, run, '');
+      else await firstAnswer(kind, dist, firstAnswersBefore, run, 'before: ');
   }
 }
 
-// 5. RSS after every kind in one process.
-const all = await child(Object.keys(KINDS) as Kind[]);
-const rssAfter = Object.fromEntries(
-  all.answers.map((a) => [
-    a.kind,
-    { ms: r1(a.requestMs), rss_mb: r1(a.rss / 2 ** 20), heap_mb: r1(a.heap / 2 ** 20) },
-  ]),
-);
-const peakRss = Math.max(...all.answers.map((a) => a.rss));
-log(
-  `RSS after every kind: ${(peakRss / 2 ** 20).toFixed(0)} MB, ${(peakRss / counts.prospects).toFixed(0)} B/prospect`,
-);
+/** 5 and 6: RSS after every kind in one process, then the steady state in this process. */
+async function later() {
+  // 5. RSS after every kind in one process.
+  const all = await child(Object.keys(KINDS) as Kind[]);
+  const rssAfter = Object.fromEntries(
+    all.answers.map((a) => [
+      a.kind,
+      { ms: r1(a.requestMs), rss_mb: r1(a.rss / 2 ** 20), heap_mb: r1(a.heap / 2 ** 20) },
+    ]),
+  );
+  const peakRss = Math.max(...all.answers.map((a) => a.rss));
+  log(
+    `RSS after every kind: ${(peakRss / 2 ** 20).toFixed(0)} MB, ${(peakRss / counts.prospects).toFixed(0)} B/prospect`,
+  );
 
-// 6. Steady state in this process.
-const engine = openEngine({ path: db, readonly: true, rateLimit: false } as never);
-const requests = Number(values.requests);
-async function latency(path: string, body: (i: number) => object) {
-  const wall: number[] = [];
-  for (let i = 0; i < requests + 6; i++) {
+  // 6. Steady state in this process.
+  const engine = openEngine({ path: db, readonly: true, rateLimit: false } as never);
+  const requests = Number(values.requests);
+  async function latency(path: string, body: (i: number) => object) {
+    const wall: number[] = [];
+    for (let i = 0; i < requests + 6; i++) {
+      const t = performance.now();
+      const res = await engine.handle({ method: 'POST', path, headers: { api_key }, body: body(i) });
+      if (res.status !== 200)
+        throw new Error(`${path}: status ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      if (i >= 6) wall.push(performance.now() - t); // the first of each filter set warms its columns
+    }
+    const s = sorted(wall);
+    const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+    return { p50_ms: Number(at(0.5).toFixed(2)), p99_ms: Number(at(0.99).toFixed(2)), requests: s.length };
+  }
+  const steady = {
+    fetch_prospects: await latency('/v2/prospects', (i) => ({
+      mode: 'full',
+      page_size: 100,
+      filters: FILTERS[i % FILTERS.length],
+    })),
+    fetch_businesses: await latency('/v2/businesses', (i) => ({
+      mode: 'full',
+      page_size: 100,
+      filters: i % 2 ? { country_code: { values: ['us'] } } : {},
+    })),
+    prospect_stats: await latency('/v2/prospects/stats', (i) => ({ filters: FILTERS[i % FILTERS.length] })),
+  };
+  log(
+    `fetch p50 ${steady.fetch_prospects.p50_ms} ms p99 ${steady.fetch_prospects.p99_ms} ms; stats p50 ${steady.prospect_stats.p50_ms} p99 ${steady.prospect_stats.p99_ms}`,
+  );
+  async function matchRate(path: string, key: string, rows: object[]) {
+    // One request first: the first reads the saved match index, which the first-answer figures time.
+    await engine.handle({ method: 'POST', path, headers: { api_key }, body: { [key]: rows } });
+    const c = process.cpuUsage();
     const t = performance.now();
-    const res = await engine.handle({ method: 'POST', path, headers: { api_key }, body: body(i) });
-    if (res.status !== 200)
-      throw new Error(`${path}: status ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-    if (i >= 6) wall.push(performance.now() - t); // the first of each filter set warms its columns
+    let n = 0;
+    for (let i = 0; i < 20; i++) {
+      const res = await engine.handle({ method: 'POST', path, headers: { api_key }, body: { [key]: rows } });
+      if (res.status !== 200) throw new Error(`${path}: status ${res.status}`);
+      n += rows.length;
+    }
+    const d = process.cpuUsage(c);
+    return {
+      rows_per_s: Math.round(n / ((performance.now() - t) / 1000)),
+      rows_per_cpu_s: Math.round(n / ((d.user + d.system) / 1e6)),
+    };
   }
-  const s = sorted(wall);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  return { p50_ms: Number(at(0.5).toFixed(2)), p99_ms: Number(at(0.99).toFixed(2)), requests: s.length };
-}
-const steady = {
-  fetch_prospects: await latency('/v2/prospects', (i) => ({
-    mode: 'full',
-    page_size: 100,
-    filters: FILTERS[i % FILTERS.length],
-  })),
-  fetch_businesses: await latency('/v2/businesses', (i) => ({
-    mode: 'full',
-    page_size: 100,
-    filters: i % 2 ? { country_code: { values: ['us'] } } : {},
-  })),
-  prospect_stats: await latency('/v2/prospects/stats', (i) => ({ filters: FILTERS[i % FILTERS.length] })),
-};
-log(
-  `fetch p50 ${steady.fetch_prospects.p50_ms} ms p99 ${steady.fetch_prospects.p99_ms} ms; stats p50 ${steady.prospect_stats.p50_ms} p99 ${steady.prospect_stats.p99_ms}`,
-);
-async function matchRate(path: string, key: string, rows: object[]) {
-  // One request first: the first reads the saved match index, which the first-answer figures time.
-  await engine.handle({ method: 'POST', path, headers: { api_key }, body: { [key]: rows } });
-  const c = process.cpuUsage();
-  const t = performance.now();
-  let n = 0;
-  for (let i = 0; i < 20; i++) {
-    const res = await engine.handle({ method: 'POST', path, headers: { api_key }, body: { [key]: rows } });
-    if (res.status !== 200) throw new Error(`${path}: status ${res.status}`);
-    n += rows.length;
-  }
-  const d = process.cpuUsage(c);
+  const match = {
+    business: await matchRate('/v2/businesses/match', 'businesses_to_match', businessRows),
+    prospect: await matchRate('/v2/prospects/match', 'prospects_to_match', prospectRows),
+  };
+  log(`match rows/s: business ${match.business.rows_per_s}, prospect ${match.prospect.rows_per_s}`);
+  await engine.state.close();
+  engine.close();
   return {
-    rows_per_s: Math.round(n / ((performance.now() - t) / 1000)),
-    rows_per_cpu_s: Math.round(n / ((d.user + d.system) / 1e6)),
+    rss_after_every_kind: {
+      by_kind: rssAfter,
+      peak_mb: r1(peakRss / 2 ** 20),
+      bytes_per_prospect: Math.round(peakRss / counts.prospects),
+    },
+    steady,
+    match_50_row_requests: match,
   };
 }
-const match = {
-  business: await matchRate('/v2/businesses/match', 'businesses_to_match', businessRows),
-  prospect: await matchRate('/v2/prospects/match', 'prospects_to_match', prospectRows),
-};
-log(`match rows/s: business ${match.business.rows_per_s}, prospect ${match.prospect.rows_per_s}`);
-await engine.state.close();
-engine.close();
+const after = values['first-only'] ? null : await later();
 
 const summary = (xs: number[]) => ({ min: r1(Math.min(...xs)), median: r1(median(xs)), all: xs });
+const firstSummary = (answers: FirstAnswers) =>
+  Object.fromEntries(
+    Object.entries(answers).map(([k, f]) => [
+      k,
+      {
+        status: f.status,
+        wall_ms: summary(f.wall_ms),
+        import_ms: summary(f.import_ms),
+        open_ms: summary(f.open_ms),
+        cpu_ms: summary(f.cpu_ms),
+        rss_mb: summary(f.rss_mb),
+      },
+    ]),
+  );
 const result = {
   bench: 'bench/scale.ts',
   commit,
@@ -455,26 +501,11 @@ const result = {
     node_e_0_ms: summary(baselines.node_e_0_ms),
     import_better_sqlite3_ms: summary(baselines.import_better_sqlite3_ms),
   },
-  first_answer: Object.fromEntries(
-    Object.entries(firstAnswers).map(([k, f]) => [
-      k,
-      {
-        status: f.status,
-        wall_ms: summary(f.wall_ms),
-        import_ms: summary(f.import_ms),
-        open_ms: summary(f.open_ms),
-        cpu_ms: summary(f.cpu_ms),
-        rss_mb: summary(f.rss_mb),
-      },
-    ]),
-  ),
-  rss_after_every_kind: {
-    by_kind: rssAfter,
-    peak_mb: r1(peakRss / 2 ** 20),
-    bytes_per_prospect: Math.round(peakRss / counts.prospects),
-  },
-  steady,
-  match_50_row_requests: match,
+  first_answer: firstSummary(firstAnswers),
+  ...(BEFORE
+    ? { before: { dist: values.before }, first_answer_before: firstSummary(firstAnswersBefore) }
+    : {}),
+  ...after,
 };
 const text = JSON.stringify(result, null, 2);
 if (values.out) {

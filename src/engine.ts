@@ -8,14 +8,13 @@
 import { extname, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { accountsApi, type AccountsApi } from './account/accounts.js';
-import { ingestEvents, type IngestOptions, type IngestReport } from './core/events.js';
+import type { IngestOptions, IngestReport } from './core/events.js';
 import { distance } from 'fastest-levenshtein';
 import { EngineError, type ValidationIssue } from './errors.js';
 import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeRequest, FacadeResponse } from './facade/types.js';
-import { ensureJobWorker, hasPendingJobs, jobWorkerOf } from './jobs/index.js';
+import { jobWorkerOf } from './jobs/slot.js';
 import { ensureCursorSecret } from './core/cursor.js';
-import { warmEngine } from './core/warm.js';
 import { loadedInProcess } from './indexes/persist.js';
 import {
   createOwner,
@@ -35,7 +34,7 @@ import type { LoadOptions, LoadReport } from './store/load.js';
 import type { DeltaOptions, DeltaReport } from './store/delta.js';
 import { getMeta, isWalFile, openDatabase, type Db } from './store/open.js';
 import { countStatements, hasStateTables } from './store/sql/meta.js';
-import { startDeliveryWorker, type DeliveryWorker } from './webhooks/index.js';
+import type { DeliveryWorker } from './webhooks/index.js';
 
 export interface EngineOptions extends SettingsOptions {
   /** The snapshot's SQLite file; `:memory:` (the default) keeps everything in memory. */
@@ -285,6 +284,8 @@ export function openEngine(options: EngineOptions = {}): Engine {
     },
     async ingestEvents(records, ingestOptions) {
       ensureOpen();
+      // Ingest and its webhook outbox are imported by the first ingest (a reader never loads them).
+      const { ingestEvents } = await import('./core/events.js');
       return ingestEvents(engine, records, ingestOptions);
     },
     close() {
@@ -347,6 +348,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
     const snap = openSnapshot(nextDb, next, stamp);
     let warm: Record<string, number>;
     try {
+      const { warmEngine } = await import('./core/warm.js');
       warm = await warmEngine(snap.view);
       ensureOpen();
     } catch (e) {
@@ -375,16 +377,25 @@ export function openEngine(options: EngineOptions = {}): Engine {
   // holds when it dies is taken over once its lease runs out, even if this one never had a job. A
   // state kept in the snapshot's own file (an in-memory engine, a single-file database) starts it only
   // for pending jobs: there a worker's polls would wait on every load's write lock.
+  // Each worker's slice is imported here, after the open, not with the package: importing it (or
+  // opening a read-only engine) never loads them.
   if (!settings.readonly && settings.jobs.worker) {
-    if (state.location !== path && state.location !== ':memory:') ensureJobWorker(engine);
-    else
-      void hasPendingJobs(engine).then(
-        (pending) => pending && ensureJobWorker(engine),
-        () => {},
-      );
+    void import('./jobs/index.js').then(({ ensureJobWorker, hasPendingJobs }) => {
+      if (closed) return;
+      if (state.location !== path && state.location !== ':memory:') ensureJobWorker(engine);
+      else
+        void hasPendingJobs(engine).then(
+          (pending) => pending && ensureJobWorker(engine),
+          () => {},
+        );
+    });
   }
   // Deliveries left pending by a previous process resume here; new ones wake the worker on ingest.
-  if (!settings.readonly && settings.webhooks.worker) deliveries = startDeliveryWorker(engine);
+  if (!settings.readonly && settings.webhooks.worker) {
+    void import('./webhooks/index.js').then(({ startDeliveryWorker }) => {
+      if (!closed) deliveries = startDeliveryWorker(engine);
+    });
+  }
   return engine;
 }
 

@@ -13,7 +13,7 @@ import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { nextAllowed } from '../src/account/ratelimit.js';
 import { openEngine, type Engine, type EngineOptions } from '../src/engine.js';
-import { buildRouter, ROUTES } from '../src/facade/handle.js';
+import { allRoutes, buildRouter } from '../src/facade/handle.js';
 import type { Route } from '../src/facade/types.js';
 import { postgresDdl } from '../src/state/schema.js';
 import { ACCOUNT_SCHEMA } from '../src/store/sql/accounts.js';
@@ -52,7 +52,7 @@ const charging: Route = {
     return { body: { n } };
   },
 };
-const router = buildRouter([...ROUTES, charging]);
+const router = buildRouter([...(await allRoutes()), charging]);
 
 describe.each(STATE_KINDS)('accounts on the %s state', (kind) => {
   it('lets exactly the affordable 500 of 2,000 concurrent charging requests through', async () => {

@@ -1,13 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createAccount, grantCredits, balance, revokeKey, listKeys } from '../src/account/accounts.js';
 import type { openEngine } from '../src/engine.js';
 import { type Engine } from '../src/engine.js';
-import { buildRouter, handle, ROUTES } from '../src/facade/handle.js';
+import { allRoutes, buildRouter, handle } from '../src/facade/handle.js';
 import type { FacadeRequest, Route } from '../src/facade/types.js';
 import { openTestEngine, STATE_KINDS, type StateKind } from './support/state.js';
+import { renderRouteTable, routeTable } from '../scripts/route-table-lib.js';
+import { AREAS } from '../src/facade/routes/index.js';
+import { ROUTE_TABLE } from '../src/facade/routes/table.generated.js';
+import { SPEC_ROUTES } from '../src/facade/spec.js';
 
 const NOW = Date.parse('2026-11-01T12:00:00Z');
+const ROUTES = await allRoutes();
 
 const opened: Engine[] = [];
 afterEach(() => {
@@ -104,6 +110,43 @@ describe('routing', () => {
     const r = await req(engine, { method: 'DELETE', path: '/v1/credits' });
     expect(r.status).toBe(405);
     expect(r.headers.allow).toBe('GET');
+  });
+});
+
+describe('the route table', () => {
+  it('holds every route of every area, in their order (node --import tsx scripts/route-table.ts)', async () => {
+    const rows = await routeTable(AREAS);
+    expect(ROUTE_TABLE).toEqual(rows);
+    expect(rows.map(([, method, path]) => ({ method, path }))).toEqual(
+      ROUTES.map(({ method, path }) => ({ method, path })),
+    );
+    expect(renderRouteTable(rows)).toBe(
+      readFileSync(new URL('../src/facade/routes/table.generated.ts', import.meta.url), 'utf8'),
+    );
+  });
+
+  it('answers every method of every spec path as a router over every area does', async () => {
+    const { engine } = await setup();
+    const eager = buildRouter(ROUTES);
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    const paths = SPEC_ROUTES.flatMap(([, p]) => [p.replace(/\{[^}]+\}/g, 'x1'), `${p}/extra`]);
+    const answer = (r: Awaited<ReturnType<typeof handle>>) => ({
+      status: r.status,
+      allow: r.headers.allow,
+      body: { ...(r.body as object), correlation_id: undefined },
+    });
+    let compared = 0;
+    for (const path of new Set(paths)) {
+      for (const method of methods) {
+        // No key: routed requests answer 401 unless their route is open (then 200, 422, 404 or 501).
+        const lazy = await handle(engine, { method, path });
+        expect(answer(lazy), `${method} ${path}`).toEqual(
+          answer(await handle(engine, { method, path }, eager)),
+        );
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(700);
   });
 });
 

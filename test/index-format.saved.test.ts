@@ -191,6 +191,44 @@ describe('saved match indexes', () => {
     expect(built).toBe(1);
   });
 
+  it('take a dictionary found damaged on its first read from a rebuild, and read the others', () => {
+    const file = join(tempDir('pdb-format-dict-'), 'dict.db');
+    copyFileSync(path, file);
+    const tree = () => ({
+      size: 1,
+      facets: { a: { keys: new Map([['x', 1]]) }, b: { keys: new Map([['y', 2]]) } },
+    });
+    let built = 0;
+    const kind = () =>
+      savedIndex('test.dictionaries', () => {
+        built++;
+        return tree();
+      });
+    open(file, false).indexes.get(kind()); // built and saved
+    expect(built).toBe(1);
+    const w = open(file, false);
+    const blob = w.db
+      .prepare(`SELECT data FROM index_cache WHERE name = 'test.dictionaries'`)
+      .pluck()
+      .get() as Buffer;
+    const headerBytes = blob.readUInt32LE(8);
+    const header = JSON.parse(blob.subarray(16, 16 + headerBytes).toString()) as {
+      root: ['o', { facets: ['o', Record<'a' | 'b', ['o', { keys: ['v', number, number] }]>] }];
+    };
+    const [, at, length] = header.root[1].facets[1].a[1].keys;
+    const base = 16 + Math.ceil(headerBytes / 8) * 8;
+    const damaged = Buffer.from(blob);
+    damaged.fill(0xff, base + at, base + at + length);
+    w.db.prepare(`UPDATE index_cache SET data = ? WHERE name = 'test.dictionaries'`).run(damaged);
+
+    const index = open(file).indexes.get(kind()) as ReturnType<typeof tree>;
+    expect(built).toBe(1); // opened from the file
+    expect(index.facets.b.keys).toEqual(new Map([['y', 2]]));
+    expect(built).toBe(1);
+    expect(index.facets.a.keys).toEqual(new Map([['x', 1]])); // damaged: from a rebuild
+    expect(built).toBe(2);
+  });
+
   it('are read in part by a first name match: the exact-key tables stay in the file', () => {
     const reader = open();
     const [row] = matchProspectRows(reader, [{ full_name: people[5]![0], company_name: people[5]![1] }]);

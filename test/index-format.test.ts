@@ -101,6 +101,40 @@ describe('index container', () => {
     );
   });
 
+  it('deserialises a V8 field on its first read; a damaged one throws then, or takes the fallback', () => {
+    const tree = { size: 2, facets: { name: { keys: new Map([['acme', 0]]), ids: Int32Array.from([4]) } } };
+    const bytes = alignedCopy([encodeIndex(tree)]);
+    // The section's bytes: the header's `v` node under facets.name.keys (offset past the header).
+    const headerBytes = new DataView(bytes.buffer).getUint32(8, true);
+    const header = JSON.parse(Buffer.from(bytes.subarray(16, 16 + headerBytes)).toString()) as {
+      root: ['o', { facets: ['o', { name: ['o', { keys: ['v', number, number] }] }] }];
+    };
+    const [, at, length] = header.root[1].facets[1].name[1].keys;
+    const base = 16 + Math.ceil(headerBytes / 8) * 8;
+    const damaged = bytes.slice();
+    damaged.fill(0xff, base + at, base + at + length);
+
+    type Tree = typeof tree;
+    const back = decodeIndex(damaged) as Tree; // not read yet: no error
+    expect(Array.from(back.facets.name.ids)).toEqual([4]);
+    expect(Object.keys(back.facets.name)).toEqual(['keys', 'ids']);
+    expect(() => back.facets.name.keys).toThrow();
+
+    const asked: (readonly string[])[] = [];
+    const fixed = decodeIndex(damaged, (path) => {
+      asked.push(path);
+      return new Map([['rebuilt', 1]]);
+    }) as Tree;
+    expect(fixed.facets.name.keys).toEqual(new Map([['rebuilt', 1]]));
+    expect(fixed.facets.name.keys).toBe(fixed.facets.name.keys); // read once
+    expect(asked).toEqual([['facets', 'name', 'keys']]);
+
+    const whole = decodeIndex(bytes) as Tree;
+    expect(whole).toEqual(tree);
+    whole.facets.name.keys = new Map([['other', 2]]);
+    expect(whole.facets.name.keys).toEqual(new Map([['other', 2]]));
+  });
+
   it('refuses bytes that are not a whole saved index', () => {
     const bytes = encodeIndex({ a: Int32Array.from([1, 2, 3]), s: StringList.of(['x', 'y']) });
     // Truncated anywhere (the header records the total length).

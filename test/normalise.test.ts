@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { getPublicSuffix } from 'tldts';
 import { describe, expect, it } from 'vitest';
+import { buildPlaceLists, placeTables } from '../src/normalise/company-places.js';
+import SAVED_PLACES from '../src/normalise/place-tables.generated.json' with { type: 'json' };
 import {
   companyKey,
   foldText,
@@ -371,5 +373,20 @@ describe('normalisePersonName', () => {
     expect(givenNameVariants('chris')).toEqual(expect.arrayContaining(['christopher', 'christina']));
     expect(givenNameVariants('Zed')).toEqual(['zed']);
     expect(givenNameVariants('')).toEqual([]);
+  });
+});
+
+describe('place tables', () => {
+  it('are saved as this Node builds them from CLDR (node --import tsx scripts/place-tables.ts)', () => {
+    const built = buildPlaceLists();
+    expect(built.countryWords.length).toBeGreaterThan(1500);
+    expect(built.places.length).toBeGreaterThan(4000);
+    // A Node with another CLDR builds its own lists (the saved ones are used only with theirs).
+    if (SAVED_PLACES.cldr === process.versions.cldr) expect(SAVED_PLACES).toEqual(built);
+    const tables = placeTables();
+    expect([...tables.countryWords]).toEqual(built.countryWords);
+    expect([...tables.places]).toEqual(built.places);
+    expect(tables.countryWords.get('pays bas')).toBe('netherlands');
+    expect(tables.placeLast.get('york')).toBeGreaterThanOrEqual(2); // "new york"
   });
 });

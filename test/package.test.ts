@@ -249,6 +249,18 @@ describe('the entries', () => {
     expect(server.some((u) => /node_modules\/@modelcontextprotocol\//.test(u))).toBe(true);
   });
 
+  it('import no route area, worker slice, loader or delta reader with the entry: each loads on first use', async () => {
+    const entry = await resolved(['--input-type=module', '-e', "await import('prospectdb')"]);
+    // The loader and its native MessagePack reader (msgpackr's node entry) come with the first load.
+    const lazy = (u: string) =>
+      /\/dist\/(facade\/routes\/(?!index\.js|table\.generated\.js)|jobs\/(?!slot\.js)|webhooks\/|snapshot\/|store\/(load|load-stream|load-pool|load-worker|delta)\.js$)/.test(
+        u,
+      ) || /node_modules\/msgpackr\/(node-index|stream)\.js$/.test(u);
+    expect(entry.filter(lazy)).toEqual([]);
+    // The route table routes a request without its area; the area comes with the first request to it.
+    expect(entry.some((u) => u.endsWith('/dist/facade/routes/table.generated.js'))).toBe(true);
+  });
+
   it('hold only the library in dist/: the tools are not built into it', () => {
     const dirs = readdirSync(join(ROOT, 'dist'), { withFileTypes: true })
       .filter((e) => e.isDirectory())

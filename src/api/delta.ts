@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { buildIndexesThreaded } from '../core/warm.js';
 import { openEngine, type Engine } from '../engine.js';
 import { EngineError } from '../errors.js';
-import { resolveDelta } from '../snapshot/delta.js';
-import { COPY_METHODS, copySnapshotFile, type CopyMethod } from '../store/delta-copy.js';
+import { COPY_METHODS, type CopyMethod } from '../store/delta-copy.js';
 import type { DeltaOptions, DeltaReport } from '../store/delta.js';
 import { getMeta, openDatabase, settleSnapshotFile } from '../store/open.js';
 import { checkEngine, parseOptions, refused } from './parse.js';
@@ -103,6 +102,11 @@ export async function applyDeltaFile(options: DeltaFileOptions): Promise<DeltaFi
       `${out}-wal exists: ${out} is open in WAL mode; settle it (prospectdb load) or remove it first`,
     );
   }
+  // The delta reader and the file copy are imported by the first call (not with the package).
+  const [{ resolveDelta }, { copySnapshotFile }] = await Promise.all([
+    import('../snapshot/delta.js'),
+    import('../store/delta-copy.js'),
+  ]);
   // The cheap refusals first: a wrong base is named before the base is copied.
   const manifest = resolveDelta(delta).manifest;
   const baseDb = openDatabase(base, { readonly: true });

@@ -21,7 +21,6 @@ import { EventRecord } from '../schemas/records.js';
 import { docCodec } from '../store/codec.js';
 import { getMeta, setMeta } from '../store/open.js';
 import { eventStatements } from '../store/sql/events.js';
-import { enqueueDelivery, matchEnrollments, wakeDelivery } from '../webhooks/index.js';
 
 const statementsOf = eventStatements;
 const stmts = (engine: Context) => statementsOf(engine.db);
@@ -227,6 +226,8 @@ export async function ingestEvents(
     return true;
   });
 
+  // The webhooks slice is imported by the first ingest that stores an event (fetching never loads it).
+  const { enqueueDelivery, matchEnrollments, wakeDelivery } = await import('../webhooks/index.js');
   if (fresh.length > 0) {
     await engine.state.transaction(async () => {
       for (const e of fresh) {

@@ -14,6 +14,7 @@ import type { Context } from '../runtime/context.js';
 import { EngineError } from '../errors.js';
 import { cardinality, select, take, type Bitset } from '../indexes/bitset.js';
 import { release } from '../indexes/scratch.js';
+import { useNativeStringDecoding } from '../store/codec.js';
 import type { BusinessesFetchRequest, ProspectsFetchRequest } from '../schemas/search.js';
 import { MAX_SIZE } from '../schemas/search.js';
 import { capPerCompany } from './company-cap.js';
@@ -126,7 +127,11 @@ function pageOf<T>(
     // After `exclude`: an excluded prospect leaves its place to the next one of its company.
     if (request.max_per_company) capPerCompany(engine, set, request.max_per_company);
     const plan = planPage(engine, set, request, entity, version);
-    return respond(plan, records(engine, plan.rows, request.mode));
+    const page = respond(plan, records(engine, plan.rows, request.mode));
+    // Pages decode ~10% faster with msgpackr's native string reader: it loads after this first page
+    // (in the background, ~50 ms of CPU), not with the package nor before the first answer.
+    useNativeStringDecoding();
+    return page;
   } finally {
     release(engine, set);
   }

@@ -12,9 +12,6 @@ import { buildingIndexes, saveIndexBytes } from '../indexes/persist.js';
 import { prospectIndex } from '../indexes/prospects.js';
 import type { Context } from '../runtime/context.js';
 import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
-import { AUTO_THREADS_MIN_ROWS, loadThreads } from '../store/load.js';
-import { handOffProspectKeys, takeProspectKeys } from '../store/load-keys.js';
-import { workerSpawner } from '../store/load-pool.js';
 import { getMeta } from '../store/open.js';
 import { countStatements } from '../store/sql/meta.js';
 import { completionIndex } from './autocomplete.js';
@@ -55,6 +52,17 @@ export async function buildIndexesThreaded(
   engine: Context,
   options: { threads?: number } = {},
 ): Promise<number> {
+  // The loader's thread helpers are imported here: importing the package (or building on this thread
+  // alone) never loads the loader.
+  const [
+    { AUTO_THREADS_MIN_ROWS, loadThreads },
+    { handOffProspectKeys, takeProspectKeys },
+    { workerSpawner },
+  ] = await Promise.all([
+    import('../store/load.js'),
+    import('../store/load-keys.js'),
+    import('../store/load-pool.js'),
+  ]);
   const threads = loadThreads(options.threads, () => indexedRows(engine), AUTO_THREADS_MIN_ROWS);
   const spawn =
     threads > 1 && engine.path !== ':memory:' && !engine.settings.readonly

@@ -14,7 +14,13 @@ import { kind, type Context, type Kind } from '../runtime/context.js';
 import { getMeta, type Db } from '../store/open.js';
 import { INDEX_CACHE_DDL, INDEX_CACHE_SQL } from '../store/sql/index-cache.js';
 import { Bitset } from './bitset.js';
-import { alignedCopy, decodeIndex, encodeIndex, registerCodec } from './format/container.js';
+import {
+  alignedCopy,
+  decodeIndex,
+  encodeIndex,
+  registerCodec,
+  type LazyFallback,
+} from './format/container.js';
 import './format/strings.js';
 
 /**
@@ -103,21 +109,23 @@ export function savedIndex<T>(
   return kind(name, (e) => {
     if (e.path === ':memory:') return build(e);
     const stamp = stampOf(e.db);
-    const tree = readSaved(e.db, name, stamp);
+    // A lazy field, or a dictionary deserialised on first read (`decodeIndex`), found damaged when it
+    // is read is taken from a rebuild of the whole index: `at` is its place in the saved tree.
+    let rebuilt: unknown;
+    const fallback = (at: readonly string[]) =>
+      at.reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], (rebuilt ??= form.save(build(e))));
+    const tree = readSaved(e.db, name, stamp, fallback);
     const lazy = Object.keys(form.lazy ?? {});
     if (tree !== undefined && lazy.every((k) => hasSaved(e.db, `${name}/${k}`, stamp))) {
       try {
-        // A lazy field found damaged when it is read is taken from a rebuild of the whole index.
-        let rebuilt: Record<string, unknown> | undefined;
-        const fallback = (k: string) => (rebuilt ??= form.save(build(e)) as Record<string, unknown>)[k];
         for (const k of lazy) {
           const ok = form.lazy?.[k] as (value: unknown) => boolean;
           Object.defineProperty(tree, k, {
             enumerable: true,
             configurable: true,
             get() {
-              const saved = readSaved(e.db, `${name}/${k}`, stamp);
-              const value = saved !== undefined && ok(saved) ? saved : fallback(k);
+              const saved = readSaved(e.db, `${name}/${k}`, stamp, (at) => fallback([k, ...at]));
+              const value = saved !== undefined && ok(saved) ? saved : fallback([k]);
               Object.defineProperty(tree, k, { value, enumerable: true, writable: false });
               return value;
             },
@@ -161,8 +169,11 @@ function hasSaved(db: Db, name: string, stamp: string): boolean {
   return parts.length > 0 && parts.every((p, i) => p.stamp === stamp && p.part === i);
 }
 
-/** The saved tree of `name` when its stamp is `stamp` and its bytes are whole; undefined otherwise. */
-function readSaved(db: Db, name: string, stamp: string): unknown {
+/**
+ * The saved tree of `name` when its stamp is `stamp` and its bytes are whole; undefined otherwise.
+ * `fallback` gives a dictionary found damaged when first read (see `decodeIndex`).
+ */
+function readSaved(db: Db, name: string, stamp: string, fallback?: LazyFallback): unknown {
   const exists = db.prepare(INDEX_CACHE_SQL.exists).get();
   if (!exists) return undefined;
   const parts = db.prepare(INDEX_CACHE_SQL.stamps).all(name) as { part: number; stamp: string }[];
@@ -171,7 +182,7 @@ function readSaved(db: Db, name: string, stamp: string): unknown {
     const data = db.prepare(INDEX_CACHE_SQL.data).pluck();
     const blobs: Buffer[] = [];
     for (const blob of data.iterate(name) as IterableIterator<Buffer>) blobs.push(blob);
-    return decodeIndex(alignedCopy(blobs));
+    return decodeIndex(alignedCopy(blobs), fallback);
   } catch {
     return undefined; // a damaged saved index is rebuilt
   }

@@ -24,28 +24,14 @@ import {
   type JobRow,
 } from './state.js';
 import { getList, sweepLists } from './uploads.js';
-import { kind, type Context } from '../runtime/context.js';
+import type { Context } from '../runtime/context.js';
 import type { JobWorkerOptions } from '../runtime/settings.js';
 import { computeBatch } from './batch.js';
 import { sendJobNotice, wantsNotice } from './notify.js';
+import { WORKER, type JobWorker } from './slot.js';
 
 export type { JobWorkerOptions } from '../runtime/settings.js';
-
-export interface JobWorker {
-  /** Wakes the worker (a job was submitted). */
-  kick(): void;
-  /** Resolves when no job is left that this worker could take (queued, or running without a live lease). */
-  idle(): Promise<void>;
-  /** Stops after the current batch and gives its lease back; resolves when the loop has ended. */
-  stop(): Promise<void>;
-  readonly stopped: boolean;
-}
-
-/** The engine's worker, held by the context (one per engine). */
-const WORKER = kind('jobs.worker', (): { current?: JobWorker } => ({}));
-
-/** The worker running for an engine, if any. */
-export const jobWorkerOf = (engine: Context): JobWorker | undefined => engine.services.get(WORKER).current;
+export { jobWorkerOf, type JobWorker } from './slot.js';
 
 /**
  * The engine's worker, started on first need (a job submitted, jobs left by a crashed process, or a

@@ -5,7 +5,7 @@
  * Over 400 lines on purpose: one normalisation pipeline (markers, brackets, places, legal forms,
  * initials, connectors) whose steps run in a stated order; places and legal-form tables are apart.
  */
-import { LEGAL_FORM_SPELLINGS } from './legal-forms.generated.js';
+import { legalFormSpellings } from './legal-forms.generated.js';
 import { isPlace, placeTables, trailingPlaceLength } from './company-places.js';
 import { commaList, words } from './text.js';
 
@@ -76,10 +76,12 @@ let formTables: FormTables | undefined;
 function legalForms(): FormTables {
   formTables ??= {
     byLastToken: formsByLastToken(
-      LEGAL_FORM_SPELLINGS.map(([spelling]) => spelling).filter((spelling) => !KEY_KEEPS.has(spelling)),
+      legalFormSpellings()
+        .map(([spelling]) => spelling)
+        .filter((spelling) => !KEY_KEEPS.has(spelling)),
     ),
     forms: new Map(
-      LEGAL_FORM_SPELLINGS.map(([spelling, klass, countries, leading]) => [
+      legalFormSpellings().map(([spelling, klass, countries, leading]) => [
         spelling,
         {
           klass,
@@ -216,7 +218,7 @@ interface FormEntry {
 /** Edge word → the most words a legal form ending (or, leading, starting) with it has. */
 function edgeWords(leading: boolean): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [spelling, , , lead] of LEGAL_FORM_SPELLINGS) {
+  for (const [spelling, , , lead] of legalFormSpellings()) {
     if (leading && lead !== 1) continue;
     const parts = spelling.split(' ');
     const edge = (leading ? parts[0] : parts[parts.length - 1]) as string;
@@ -232,7 +234,7 @@ const MAX_FORM_WORDS = 6;
  */
 function classCountries(): Map<string, ReadonlySet<string>> {
   const byClass = new Map<string, Set<string>>();
-  for (const [, klass, countries] of LEGAL_FORM_SPELLINGS) {
+  for (const [, klass, countries] of legalFormSpellings()) {
     const set = byClass.get(klass) ?? new Set<string>();
     if (countries === '') set.add('*');
     else for (const c of countries.split(' ')) set.add(c);

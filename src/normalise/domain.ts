@@ -2,7 +2,16 @@
  * Website / domain input → registrable domain (Public Suffix List via tldts) and host.
  */
 import { domainToASCII } from 'node:url';
-import { parse } from 'tldts';
+import { createRequire } from 'node:module';
+import type * as Tldts from 'tldts';
+
+let tldts: typeof Tldts | undefined;
+/**
+ * The Public Suffix List (~0.2 MB of code) is loaded on the first domain to read (a business match row
+ * with a website, an e-mail), not by every process that imports prospectdb: a fetch never reads one.
+ */
+const parse: typeof Tldts.parse = (url, options) =>
+  (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts).parse(url, options);
 
 /** `registrable` is the PSL registrable domain ("acme.co.uk"); `host` the hostname without a leading "www.". */
 export interface DomainKey {

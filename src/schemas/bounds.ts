@@ -96,7 +96,8 @@ export function anyCase<const T extends readonly [string, ...string[]]>(values: 
 
 /**
  * A list whose length is checked before its items are parsed. The JSON Schema (tool servers) still
- * shows the items' schema.
+ * shows the items' schema: made when a JSON Schema is first asked for, not when the list is (every
+ * request schema has lists, and the items' JSON Schema cost every process ~50 ms of CPU at import).
  */
 export function list<T extends z.ZodType>(item: T, max: number, min = 0) {
   let guard = z.array(z.unknown()).max(max);
@@ -105,8 +106,22 @@ export function list<T extends z.ZodType>(item: T, max: number, min = 0) {
     guard = guard.min(min);
     full = full.min(min);
   }
-  const { $schema: _ignored, ...items } = z.toJSONSchema(item, { io: 'input', unrepresentable: 'any' });
-  return guard.meta({ items }).pipe(full);
+  let items: Record<string, unknown> | undefined;
+  const meta = {};
+  Object.defineProperty(meta, 'items', {
+    enumerable: true,
+    get() {
+      if (items === undefined) {
+        const { $schema: _ignored, ...schema } = z.toJSONSchema(item, {
+          io: 'input',
+          unrepresentable: 'any',
+        });
+        items = schema;
+      }
+      return items;
+    },
+  });
+  return guard.meta(meta).pipe(full);
 }
 
 /** A free object (`request_context`, `custom_fields`) of at most {@link LIMITS.contextKeys} members. */

@@ -15,22 +15,30 @@ import { GIVEN_VARIANTS } from '../../normalise/nicknames.js';
 import { jaroWinkler, osaDistance } from '../../normalise/similarity.js';
 import type { Scored } from './types.js';
 
+// Documented module state: built on the first person name compared, not when the module loads (every
+// process that imports prospectdb loads it; only a prospect match reads it).
+let variantGroups: Map<string, Set<string>> | undefined;
 /**
  * Nickname groups keyed by skeleton spelling (the words the matcher compares are skeletons). Names that
  * share a skeleton ("joe" and "jo" are both "jo") and names in several groups ("harry": Harold and Henry)
  * carry the union of their groups.
  */
-const VARIANTS = new Map<string, Set<string>>();
-for (const [name, variants] of GIVEN_VARIANTS) {
-  const key = nameSkeleton(name);
-  let set = VARIANTS.get(key);
-  if (set === undefined) VARIANTS.set(key, (set = new Set()));
-  for (const v of variants) set.add(nameSkeleton(v));
+function nicknameGroups(): Map<string, Set<string>> {
+  if (variantGroups !== undefined) return variantGroups;
+  const groups = new Map<string, Set<string>>();
+  for (const [name, variants] of GIVEN_VARIANTS) {
+    const key = nameSkeleton(name);
+    let set = groups.get(key);
+    if (set === undefined) groups.set(key, (set = new Set()));
+    for (const v of variants) set.add(nameSkeleton(v));
+  }
+  return (variantGroups = groups);
 }
 
 /** Whether two given names (skeletons) are forms of one another (Bob, Robert; Harry, Harold). */
 function nicknames(a: string, b: string): boolean {
-  return VARIANTS.get(a)?.has(b) === true || VARIANTS.get(b)?.has(a) === true;
+  const groups = nicknameGroups();
+  return groups.get(a)?.has(b) === true || groups.get(b)?.has(a) === true;
 }
 
 export interface PersonQuery {
@@ -92,7 +100,7 @@ export function personQuery(
   for (let i = 0; i + 1 < words.length && i < 4; i++) add((words[i] as string) + (words[i + 1] as string), i);
   // Nickname forms of the first and last words (the last: a "Smith John" order).
   for (const i of new Set([0, words.length - 1])) {
-    for (const v of VARIANTS.get(words[i] as string) ?? []) add(v, i);
+    for (const v of nicknameGroups().get(words[i] as string) ?? []) add(v, i);
   }
   return { readings, lookups, memo: new Map(), rarity, known };
 }

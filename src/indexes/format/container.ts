@@ -7,8 +7,10 @@
  *
  * Classes register a codec ({@link registerCodec}) that turns an instance into a tree and back (the hash
  * tables and string columns do: `fromTree` only wraps arrays). A value the format has no typed form for
- * (a `Map`, a long array of objects) is stored as one section of V8 structured serialisation and
- * deserialised on open: the search indexes' dictionaries still take that path.
+ * (a `Map`, a long array of objects) is stored as one section of V8 structured serialisation: the search
+ * indexes' dictionaries still take that path. Such a section that is a field of an object is
+ * deserialised on the field's first read, not on open (a request reads the few dictionaries it needs:
+ * a filter on the country never deserialises the 100,000 names of the name facet).
  *
  * Layout: `magic (8) | header bytes (u32) | reserved (u32) | header JSON (padded to 8) | sections`.
  * The header records the total length: a truncated blob, a bad magic, an unparsable header or a section
@@ -147,10 +149,19 @@ export function encodeIndex(tree: unknown): Uint8Array {
 }
 
 /**
- * The tree saved in `bytes`, every typed array a view over them (`bytes.byteOffset` must be a multiple
- * of 8; see {@link alignedCopy}). Throws when the bytes are not a whole saved index.
+ * What a V8 section read on first use gives when it cannot be deserialised (damaged bytes): `path` is
+ * the field's place in the tree (`['facets', 'name', 'keys']`), `error` what deserialising threw. It
+ * returns the value to use instead (from a rebuild of the index) or throws. Without it, the read throws.
  */
-export function decodeIndex(bytes: Uint8Array): unknown {
+export type LazyFallback = (path: readonly string[], error: unknown) => unknown;
+
+/**
+ * The tree saved in `bytes`, every typed array a view over them (`bytes.byteOffset` must be a multiple
+ * of 8; see {@link alignedCopy}). Throws when the bytes are not a whole saved index. A V8 section that
+ * is an object's field becomes a getter that deserialises it on first read and leaves the value in its
+ * place (assigning the field first replaces it). `fallback` answers a section found damaged then.
+ */
+export function decodeIndex(bytes: Uint8Array, fallback?: LazyFallback): unknown {
   if (bytes.byteOffset % 8 !== 0) throw new Error('index format: bytes not 8-byte aligned');
   if (bytes.byteLength < PREFIX || Buffer.from(bytes.subarray(0, 8)).toString('latin1') !== MAGIC)
     throw new Error('index format: not a saved index (bad magic)');
@@ -169,7 +180,35 @@ export function decodeIndex(bytes: Uint8Array): unknown {
     if (base + at + length > bytes.byteLength) throw new Error('index format: section out of bounds');
     return bytes.byteOffset + base + at;
   };
-  const read = (n: Node): unknown => {
+  const v8Section = (n: ['v', number, number]) =>
+    deserialize(new Uint8Array(bytes.buffer, section(n[1], n[2]), n[2])) as unknown;
+  /**
+   * `out[k]` as a getter over the V8 section `n` (bounds checked now), deserialised on first read; the
+   * field then becomes a plain data property (no getter call on later reads).
+   */
+  const lazyField = (out: Record<string, unknown>, k: string, n: ['v', number, number], path: string[]) => {
+    section(n[1], n[2]);
+    const settle = (value: unknown) =>
+      Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        let value: unknown;
+        try {
+          value = v8Section(n);
+        } catch (e) {
+          if (!fallback) throw e;
+          value = fallback(path, e);
+        }
+        settle(value);
+        return value;
+      },
+      set: settle,
+    });
+  };
+  // `path` is undefined inside a class's tree: its fields are read at once (`fromTree` wraps them).
+  const read = (n: Node, path?: string[]): unknown => {
     if (n === null || typeof n !== 'object') return n;
     switch (n[0]) {
       case 'a': {
@@ -179,18 +218,23 @@ export function decodeIndex(bytes: Uint8Array): unknown {
       }
       case 'o': {
         const out: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(n[1])) out[k] = read(x);
+        for (const [k, x] of Object.entries(n[1])) {
+          if (path && x !== null && typeof x === 'object' && x[0] === 'v') lazyField(out, k, x, [...path, k]);
+          else out[k] = read(x, path && [...path, k]);
+        }
         return out;
       }
       case 'l':
-        return n[1].map(read);
+        // A list of JSON literals (the labels of a facet: 100,000 names) is the parsed array itself.
+        if (n[1].every((x) => x === null || typeof x !== 'object')) return n[1];
+        return n[1].map((x, i) => read(x, path && [...path, String(i)]));
       case 'c': {
         const codec = codecs.find((c) => c.name === n[1]);
         if (codec === undefined) throw new Error(`index format: unknown class ${n[1]}`);
-        return codec.fromTree(read(n[2]));
+        return codec.fromTree(read(n[2], undefined));
       }
       case 'v':
-        return deserialize(new Uint8Array(bytes.buffer, section(n[1], n[2]), n[2]));
+        return v8Section(n);
       case 'n':
         return Number(n[1]);
       case 'u':
@@ -199,7 +243,7 @@ export function decodeIndex(bytes: Uint8Array): unknown {
         throw new Error('index format: bad node');
     }
   };
-  return read(header.root);
+  return read(header.root, []);
 }
 
 /** `parts` joined into one 8-byte-aligned buffer (the only copy an open makes; none for one aligned part). */
