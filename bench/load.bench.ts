@@ -10,21 +10,25 @@
  * folder outside the repo and deleted at the end.
  *
  *   node --import tsx bench/load.bench.ts [--prospects 200000] [--rounds 3] [--threads 1,2]
+ *     [--dist DIR[,DIR…]] [--dir SNAPSHOT_DIR]
  *
  * Each figure is the best of its rounds (wall clock); the ratios are of those bests. The CPU column is
  * the process's CPU time (every thread, DuckDB's included) in that best round: on a machine shared with
  * other work, CPU per row shows what the wall clock hides, and wall × cores / CPU how busy the cores
  * were kept. The load runs the built package (`dist/`, `npm run build` first), as `prospectdb load` does:
  * under tsx every worker thread would compile the TypeScript it runs (~1 s of CPU per worker, charged to
- * the thread counts above 1). Without a build it falls back to the sources and says so.
+ * the thread counts above 1). Without a build it falls back to the sources and says so. `--dist` names
+ * other builds instead (e.g. one of the commit before: before/after figures); with several, each round
+ * loads with every build in turn, and each build's `× threads 1` is of its own 1-thread load. `--dir`
+ * loads a snapshot folder already generated (kept) instead of generating one.
  */
 import type * as DuckDB from '@duckdb/node-api';
 import type * as LibraryModule from '../src/index.js';
 import type * as OpenModule from '../src/store/open.js';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { STREAMS } from '../src/snapshot/files.js';
@@ -32,38 +36,68 @@ import { readBatches } from '../src/snapshot/read.js';
 
 type Library = typeof LibraryModule;
 type Open = typeof OpenModule;
-const built = new URL('../dist/', import.meta.url);
-const fromBuild = existsSync(fileURLToPath(new URL('index.js', built)));
-const { openEngine, buildIndexesThreaded } = (await import(
-  fromBuild ? new URL('index.js', built).href : '../src/index.js'
-)) as Library;
-const { settleSnapshotFile } = (await import(
-  fromBuild ? new URL('store/open.js', built).href : '../src/store/open.js'
-)) as Open;
-if (!fromBuild)
-  console.error('no dist/ (npm run build): loading from the sources, workers compile TypeScript');
 
 const { values } = parseArgs({
   options: {
     prospects: { type: 'string', default: '200000' },
     rounds: { type: 'string', default: '3' },
     threads: { type: 'string', default: '1,2' },
+    dist: { type: 'string' },
+    dir: { type: 'string' },
   },
 });
+
+/** A build of the package the load runs (its folder's name tells the builds apart in the table). */
+interface Build {
+  label: string;
+  openEngine: Library['openEngine'];
+  buildIndexesThreaded: Library['buildIndexesThreaded'];
+  settleSnapshotFile: Open['settleSnapshotFile'];
+}
+async function importBuild(dist: URL | undefined, label: string): Promise<Build> {
+  const lib = (await import(dist ? new URL('index.js', dist).href : '../src/index.js')) as Library;
+  const open = (await import(dist ? new URL('store/open.js', dist).href : '../src/store/open.js')) as Open;
+  return {
+    label,
+    openEngine: lib.openEngine,
+    buildIndexesThreaded: lib.buildIndexesThreaded,
+    settleSnapshotFile: open.settleSnapshotFile,
+  };
+}
+const built = new URL('../dist/', import.meta.url);
+const fromBuild = values.dist !== undefined || existsSync(fileURLToPath(new URL('index.js', built)));
+const builds: Build[] = [];
+if (values.dist) {
+  for (const d of values.dist.split(',')) {
+    const url = pathToFileURL(resolve(d) + '/');
+    if (!existsSync(fileURLToPath(new URL('index.js', url)))) {
+      console.error(`${d}: no index.js (npm run build there first)`);
+      process.exit(1);
+    }
+    builds.push(await importBuild(url, basename(resolve(d, '..')) + '/' + basename(resolve(d))));
+  }
+} else {
+  builds.push(await importBuild(fromBuild ? built : undefined, ''));
+  if (!fromBuild)
+    console.error('no dist/ (npm run build): loading from the sources, workers compile TypeScript');
+}
+
 const prospects = Number(values.prospects);
 const rounds = Math.max(1, Number(values.rounds));
 const threadCounts = values.threads.split(',').map(Number);
 
 const work = mkdtempSync(join(tmpdir(), 'pdb-load-bench-'));
-const dir = join(work, 'snapshot');
-await generateSnapshot({
-  dir,
-  businesses: Math.round(prospects / 10),
-  prospects,
-  events: Math.round(prospects / 100),
-  seed: 7,
-  format: 'jsonl',
-});
+const dir = values.dir ? resolve(values.dir) : join(work, 'snapshot');
+if (!values.dir) {
+  await generateSnapshot({
+    dir,
+    businesses: Math.round(prospects / 10),
+    prospects,
+    events: Math.round(prospects / 100),
+    seed: 7,
+    format: 'jsonl',
+  });
+}
 const files = STREAMS.map((s) => ({ stream: s, path: join(dir, `${s}.jsonl`) }));
 
 async function parseOnly(): Promise<number> {
@@ -104,7 +138,10 @@ interface Round {
 }
 
 /** What `prospectdb load` does: load, build and save every index, close, settle the file. */
-async function prospectdbLoad(threads: number): Promise<Partial<Round>> {
+async function prospectdbLoad(
+  { openEngine, buildIndexesThreaded, settleSnapshotFile }: Build,
+  threads: number,
+): Promise<Partial<Round>> {
   const path = join(work, 'load.db');
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
   const started = performance.now();
@@ -123,11 +160,13 @@ let fileBytes = 0;
 const rows = await parseOnly();
 const PARSE = 'parse only (read + JSON.parse, 1 thread)';
 const DUCK = 'DuckDB read_json into tables';
-const loadTask = (t: number) => `prospectdb load, threads ${t}`;
+const loadTask = (t: number, b: Build) => `prospectdb load, threads ${t}${b.label ? ` (${b.label})` : ''}`;
 const tasks: [string, () => Promise<unknown>][] = [
   [PARSE, parseOnly],
   ...(duck ? [[DUCK, duckdbLoad] as [string, () => Promise<void>]] : []),
-  ...threadCounts.map((t) => [loadTask(t), () => prospectdbLoad(t)] as [string, () => Promise<unknown>]),
+  ...builds.flatMap((b) =>
+    threadCounts.map((t) => [loadTask(t, b), () => prospectdbLoad(b, t)] as [string, () => Promise<unknown>]),
+  ),
 ];
 const best = new Map<string, Round>();
 for (let r = 0; r < rounds; r++) {
@@ -147,7 +186,12 @@ for (let r = 0; r < rounds; r++) {
 const rate = (name: string) => rows / ((best.get(name)?.ms ?? NaN) / 1000);
 const ratio = (a: number, b: number) => +(a / b).toFixed(2);
 const duckRate = duck ? rate(DUCK) : NaN;
-const oneThread = rate(loadTask(1));
+const oneThread = (name: string) => {
+  const build = builds.find(
+    (b) => name.startsWith('prospectdb') && name.endsWith(b.label ? `(${b.label})` : ''),
+  );
+  return build ? rate(loadTask(1, build)) : NaN;
+};
 const s = (ms: number | undefined) => (ms === undefined ? '' : +(ms / 1000).toFixed(2));
 console.table(
   tasks.map(([name]) => {
@@ -161,7 +205,7 @@ console.table(
       'CPU s': s(b.cpu),
       'CPU µs/row': Math.round((b.cpu * 1000) / rows),
       '× DuckDB': ratio(rate(name), duckRate),
-      '× threads 1': ratio(rate(name), oneThread),
+      '× threads 1': ratio(rate(name), oneThread(name)),
       '× parse only': ratio(rate(name), rate(PARSE)),
     };
   }),
@@ -171,6 +215,6 @@ console.log(
   `${rows.toLocaleString('en-US')} rows (${(bytes / 1e6).toFixed(0)} MB of JSON Lines), best of ${rounds} ` +
     `interleaved rounds, ${availableParallelism()} cores; load average (1 min) ${(loadavg()[0] ?? 0).toFixed(2)}; ` +
     `prospectdb file ${(fileBytes / 1e6).toFixed(0)} MB (${ratio(fileBytes, bytes)}× the JSON, saved indexes included); ` +
-    `library from ${fromBuild ? 'dist/ (built)' : 'src/ (under tsx)'}`,
+    `library from ${values.dist ?? (fromBuild ? 'dist/ (built)' : 'src/ (under tsx)')}`,
 );
-rmSync(work, { recursive: true, force: true });
+rmSync(work, { recursive: true, force: true }); // never --dir: it is outside `work`
