@@ -10,24 +10,15 @@
  * of its ELF entry, so "Naamloze Vennootschap" and "N.V." are both `nv` and "Aktiengesellschaft" is `ag`.
  * `--check` exits 1 when the committed table differs from what the CSV gives (the test does the same).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { writeOrCheck } from './generated-file.js';
 import { elfCsvPath, legalFormTable, renderLegalForms } from './legal-forms-lib.js';
 
-const OUT = fileURLToPath(new URL('../src/normalise/legal-forms.generated.ts', import.meta.url));
-const args = process.argv.slice(2);
-const check = args.includes('--check');
-const csvPath = args.find((a) => !a.startsWith('--')) ?? elfCsvPath();
+const csvPath = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? elfCsvPath();
 if (csvPath === null) throw new Error('elf-code-list-v1.5.csv not found: pass its path');
 
-const text = renderLegalForms(legalFormTable(readFileSync(csvPath, 'utf8')));
-if (check) {
-  const committed = readFileSync(OUT, 'utf8');
-  if (committed !== text) {
-    process.stderr.write(`${OUT} is stale: run node --import tsx scripts/legal-forms.ts\n`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(OUT, text);
-  process.stderr.write(`wrote ${OUT}\n`);
-}
+writeOrCheck(
+  new URL('../src/normalise/legal-forms.generated.ts', import.meta.url),
+  renderLegalForms(legalFormTable(readFileSync(csvPath, 'utf8'))),
+  'scripts/legal-forms.ts',
+);

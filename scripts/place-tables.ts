@@ -8,17 +8,11 @@
  *
  * `--check` exits 1 when the committed lists differ from what this Node builds (the test does too).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { buildPlaceLists } from '../src/normalise/company-places.js';
+import { writeOrCheck } from './generated-file.js';
 
-const OUT = fileURLToPath(new URL('../src/normalise/place-tables.generated.json', import.meta.url));
-const text = `${JSON.stringify(buildPlaceLists())}\n`;
-if (process.argv.includes('--check')) {
-  if (readFileSync(OUT, 'utf8') !== text) {
-    process.stderr.write(`${OUT} is stale: run node --import tsx scripts/place-tables.ts\n`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(OUT, text);
-}
+writeOrCheck(
+  new URL('../src/normalise/place-tables.generated.json', import.meta.url),
+  `${JSON.stringify(buildPlaceLists())}\n`,
+  'scripts/place-tables.ts',
+);

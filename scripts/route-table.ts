@@ -7,18 +7,12 @@
  *
  * `--check` exits 1 when the committed table differs from the areas' routes (the facade test does too).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { AREAS } from '../src/facade/routes/index.js';
+import { writeOrCheck } from './generated-file.js';
 import { renderRouteTable, routeTable } from './route-table-lib.js';
 
-const OUT = fileURLToPath(new URL('../src/facade/routes/table.generated.ts', import.meta.url));
-const text = renderRouteTable(await routeTable(AREAS));
-if (process.argv.includes('--check')) {
-  if (readFileSync(OUT, 'utf8') !== text) {
-    process.stderr.write(`${OUT} is stale: run node --import tsx scripts/route-table.ts\n`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(OUT, text);
-}
+writeOrCheck(
+  new URL('../src/facade/routes/table.generated.ts', import.meta.url),
+  renderRouteTable(await routeTable(AREAS)),
+  'scripts/route-table.ts',
+);
