@@ -252,8 +252,13 @@ export function openEngine(options: EngineOptions = {}): Engine {
       ensureOpen();
       const target = current;
       try {
-        const { applyDelta } = await import('./store/delta.js');
-        const report = await applyDelta(target.db, delta, { now: clock, ...deltaOptions });
+        const [{ applyDelta }, { savedProspectKeys }] = await Promise.all([
+          import('./store/delta.js'),
+          import('./indexes/match/prospects.js'),
+        ]);
+        // The base's prospect keys, read from its saved match index before the delta makes it stale.
+        const keys = savedProspectKeys(target.view);
+        const report = await applyDelta(target.db, delta, { now: clock, ...deltaOptions }, keys);
         loadedInProcess(target.db);
         return report;
       } finally {

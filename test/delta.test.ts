@@ -173,6 +173,47 @@ describe('a delta applied to a snapshot', () => {
       { numRuns: Number(process.env.DELTA_RUNS ?? 6) },
     );
   }, 120_000);
+
+  it("carries the prospects' match keys over from the base's saved index: the keys its records give", async () => {
+    const { buildIndexes } = await import('../src/core/warm.js');
+    const { prospectKeysOfRecords, takeProspectKeys } = await import('../src/store/load-keys.js');
+    const { getMeta } = await import('../src/store/open.js');
+    /** `[row, kind, key]` triples, in row order and sorted within a row (the order answers rest on). */
+    const triples = (k: { kinds: number[]; keys: string[]; rows: number[] }) =>
+      k.rows
+        .map((r, i) => [r, k.kinds[i]!, k.keys[i]!] as const)
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1_000_000 }),
+          businesses: fc.integer({ min: 3, max: 30 }),
+          prospects: fc.integer({ min: 0, max: 120 }),
+          fraction: fc.double({ min: 0.02, max: 0.5, noNaN: true }),
+        }),
+        async (p) => {
+          const dir = tempDir('pdb-delta-keys-');
+          const base = join(dir, 'base');
+          await generateSnapshot({ dir: base, ...p, events: 5 });
+          const delta = join(dir, 'delta');
+          await generateDelta({ base, dir: delta, fraction: p.fraction, seed: p.seed + 1 });
+          const engine = openEngine({ path: join(dir, 'base.db'), state: ':memory:', clock: clockOf(AS_OF) });
+          try {
+            await engine.load(base, { strict: true, threads: 0 });
+            buildIndexes(engine); // saves the base's match index, which holds its keys
+            await engine.applyDelta(delta, { strict: true });
+            const carried = takeProspectKeys(engine.db, getMeta(engine.db, 'hash_prospects'));
+            expect(carried).toBeDefined();
+            expect(triples(carried!)).toEqual(triples(prospectKeysOfRecords(engine.db)));
+          } finally {
+            await engine.state.close();
+            engine.close();
+          }
+        },
+      ),
+      { numRuns: Number(process.env.DELTA_RUNS ?? 6) },
+    );
+  }, 120_000);
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -109,33 +109,14 @@ export function savedIndex<T>(
   return kind(name, (e) => {
     if (e.path === ':memory:') return build(e);
     const stamp = stampOf(e.db);
+    const lazy = Object.keys(form.lazy ?? {});
     // A lazy field, or a dictionary deserialised on first read (`decodeIndex`), found damaged when it
     // is read is taken from a rebuild of the whole index: `at` is its place in the saved tree.
     let rebuilt: unknown;
     const fallback = (at: readonly string[]) =>
       at.reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], (rebuilt ??= form.save(build(e))));
-    const tree = readSaved(e.db, name, stamp, fallback);
-    const lazy = Object.keys(form.lazy ?? {});
-    if (tree !== undefined && lazy.every((k) => hasSaved(e.db, `${name}/${k}`, stamp))) {
-      try {
-        for (const k of lazy) {
-          const ok = form.lazy?.[k] as (value: unknown) => boolean;
-          Object.defineProperty(tree, k, {
-            enumerable: true,
-            configurable: true,
-            get() {
-              const saved = readSaved(e.db, `${name}/${k}`, stamp, (at) => fallback([k, ...at]));
-              const value = saved !== undefined && ok(saved) ? saved : fallback([k]);
-              Object.defineProperty(tree, k, { value, enumerable: true, writable: false });
-              return value;
-            },
-          });
-        }
-        return form.open(tree);
-      } catch {
-        // A saved tree of the wrong shape (damaged): rebuilt below.
-      }
-    }
+    const saved = openSaved(e.db, name, stamp, form, fallback);
+    if (saved !== undefined) return saved;
     if (!building.has(e.db) && !loadedHere.has(e.db) && !noticed.has(e.path)) {
       noticed.add(e.path);
       console.error(
@@ -155,6 +136,51 @@ export function savedIndex<T>(
       writeSaved(e.db, name, stamp, root);
     }
     return index;
+  });
+}
+
+/**
+ * The saved index `name` of `db`'s current data opened with `form` (its lazy fields read on first
+ * access, a damaged one taken from `fallback`), or `undefined` when it is not saved whole.
+ */
+function openSaved<T>(
+  db: Db,
+  name: string,
+  stamp: string,
+  form: SavedForm<T>,
+  fallback: (at: readonly string[]) => unknown,
+): T | undefined {
+  const tree = readSaved(db, name, stamp, fallback);
+  const lazy = Object.keys(form.lazy ?? {});
+  if (tree === undefined || !lazy.every((k) => hasSaved(db, `${name}/${k}`, stamp))) return undefined;
+  try {
+    for (const k of lazy) {
+      const ok = form.lazy?.[k] as (value: unknown) => boolean;
+      Object.defineProperty(tree, k, {
+        enumerable: true,
+        configurable: true,
+        get() {
+          const saved = readSaved(db, `${name}/${k}`, stamp, (at) => fallback([k, ...at]));
+          const value = saved !== undefined && ok(saved) ? saved : fallback([k]);
+          Object.defineProperty(tree, k, { value, enumerable: true, writable: false });
+          return value;
+        },
+      });
+    }
+    return form.open(tree);
+  } catch {
+    return undefined; // a saved tree of the wrong shape (damaged)
+  }
+}
+
+/**
+ * The saved index `name` of the engine's current data, read from the file and never built: `undefined`
+ * when it is not saved (or the engine is in memory). A part found damaged when it is read throws.
+ */
+export function savedOnly<T>(engine: Context, name: string, form: SavedForm<T>): T | undefined {
+  if (engine.path === ':memory:') return undefined;
+  return openSaved(engine.db, name, stampOf(engine.db), form, (at) => {
+    throw new Error(`${name}: saved part ${at.join('.')} is damaged`);
   });
 }
 

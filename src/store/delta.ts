@@ -20,6 +20,7 @@ import type { DeltaStreamReport, DeltaOptions, DeltaReport, DeltaRows } from './
 import { ageBucket } from './derive.js';
 import { COLUMNS } from './load-columns.js';
 import type { LoadIssue } from './load-report.js';
+import { addKeys, carryKeys, emptyKeys, handOffProspectKeys, type ProspectKeys } from './load-keys.js';
 import { preparer, type Prepared } from './load-worker.js';
 import { getMeta, setMeta, type Db } from './open.js';
 import { snapshotIdOf } from './snapshot-id.js';
@@ -53,6 +54,8 @@ interface Run {
   touched: Touched;
   /** The SHA-256 of each file read, in the order read (what the new snapshot id is made of). */
   digests: string[];
+  /** The prospects' match keys carried over: the base's, the rows replaced or deleted, the rows written. */
+  keys?: { base: ProspectKeys; gone: Set<number>; added: ProspectKeys };
 }
 
 /**
@@ -60,7 +63,12 @@ interface Run {
  * when the folder is not a delta, when its `base_snapshot_id` is not the snapshot `db` holds, or, with
  * `strict`, when any line is bad; otherwise bad lines are reported with file and line, and skipped.
  */
-export async function applyDelta(db: Db, dir: string, options: DeltaOptions = {}): Promise<DeltaReport> {
+export async function applyDelta(
+  db: Db,
+  dir: string,
+  options: DeltaOptions = {},
+  baseKeys?: ProspectKeys,
+): Promise<DeltaReport> {
   const started = performance.now();
   const delta = resolveDelta(dir);
   const base = getMeta(db, 'snapshot_id');
@@ -107,6 +115,7 @@ export async function applyDelta(db: Db, dir: string, options: DeltaOptions = {}
     next: { businesses: 0, prospects: 0, events: 0 },
     touched: { businessRowids: new Set(), newBusinessIds: new Set() },
     digests: [],
+    keys: baseKeys && { base: baseKeys, gone: new Set(), added: emptyKeys() },
   };
   for (const s of STREAMS) run.next[s] = (db.prepare(maxRowidSql(s)).pluck().get() as number) + 1;
 
@@ -139,6 +148,10 @@ export async function applyDelta(db: Db, dir: string, options: DeltaOptions = {}
     setMeta(db, 'as_of', asOf);
     setMeta(db, 'data_version', String(Number(getMeta(db, 'data_version') ?? '0') + 1));
     db.exec('COMMIT');
+    // The next prospect match index build takes these instead of decoding every stored record.
+    const { keys } = run;
+    if (keys)
+      handOffProspectKeys(db, getMeta(db, 'hash_prospects')!, carryKeys(keys.base, keys.gone, keys.added));
     return {
       snapshotId,
       baseSnapshotId: wanted,
@@ -231,14 +244,19 @@ async function upsertStream(run: Run, file: StreamFile): Promise<DeltaStreamRepo
       }
       seen.set(id, raw.line);
       const rowid = find.get(id) as number | undefined;
+      const written = rowid ?? run.next[stream]++;
       if (rowid !== undefined) {
         update.run(...item.values, rowid);
         rows.updated++;
         if (stream === 'businesses') run.touched.businessRowids.add(rowid);
       } else {
-        insert.run(run.next[stream]++, ...item.values);
+        insert.run(written, ...item.values);
         rows.inserted++;
         if (stream === 'businesses') run.touched.newBusinessIds.add(id);
+      }
+      if (stream === 'prospects' && run.keys) {
+        run.keys.gone.add(written);
+        addKeys(run.keys.added, item.keys, written);
       }
       result.applied++;
     }
@@ -323,6 +341,7 @@ async function applyDeletions(run: Run, file: DeletionsFile): Promise<DeltaStrea
       run.rows[d.stream].deleted++;
       result.applied++;
       if (d.stream === 'businesses') run.touched.businessRowids.add(rowid);
+      if (d.stream === 'prospects') run.keys?.gone.add(rowid);
     }
   }
   return result;

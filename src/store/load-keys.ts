@@ -65,3 +65,32 @@ export function prospectKeysOfRecords(db: Db): ProspectKeys {
   }
   return out;
 }
+
+/**
+ * The keys after a delta, as {@link prospectKeysOfRecords} would derive them from every stored record,
+ * without reading one: `base`'s (those of the snapshot before, e.g. from its saved match index) for
+ * every row the delta left alone, and `added`'s for the rows it wrote (`gone`: every row it replaced
+ * or deleted), in rowid order (a counting sort: a row's keys keep their order).
+ */
+export function carryKeys(base: ProspectKeys, gone: ReadonlySet<number>, added: ProspectKeys): ProspectKeys {
+  let max = 0;
+  for (const r of base.rows) if (r > max) max = r;
+  for (const r of added.rows) if (r > max) max = r;
+  const start = new Uint32Array(max + 2);
+  const keep = (r: number) => !gone.has(r);
+  for (const r of base.rows) if (keep(r)) start[r + 1]!++;
+  for (const r of added.rows) start[r + 1]!++;
+  for (let r = 1; r < start.length; r++) start[r]! += start[r - 1]!;
+  const n = start[max + 1]!;
+  const out: ProspectKeys = { kinds: new Array(n), keys: new Array(n), rows: new Array(n) };
+  const place = (from: ProspectKeys, i: number) => {
+    const r = from.rows[i]!;
+    const at = start[r]!++;
+    out.kinds[at] = from.kinds[i]!;
+    out.keys[at] = from.keys[i]!;
+    out.rows[at] = r;
+  };
+  for (let i = 0; i < base.rows.length; i++) if (keep(base.rows[i]!)) place(base, i);
+  for (let i = 0; i < added.rows.length; i++) place(added, i);
+  return out;
+}

@@ -12,12 +12,18 @@ import { personTokens } from '../../normalise/index.js';
 import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
 import { StringList, type StringColumn } from '../format/strings.js';
 import { Ids, NearTable } from '../format/tables.js';
-import { savedIndex, type SavedForm } from '../persist.js';
+import { savedIndex, savedOnly, type SavedForm } from '../persist.js';
 import { businessMatchIndex } from './businesses.js';
 import type { Db } from '../../store/db.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
 import { preparedOnce } from '../../store/statements.js';
-import { KEY_KINDS, prospectKeysOfRecords, takeProspectKeys } from '../../store/load-keys.js';
+import {
+  emptyKeys,
+  KEY_KINDS,
+  prospectKeysOfRecords,
+  takeProspectKeys,
+  type ProspectKeys,
+} from '../../store/load-keys.js';
 import { getMeta } from '../../store/open.js';
 
 /** Words shorter than this are not given typo neighbours (their neighbours are most of the alphabet). */
@@ -211,4 +217,31 @@ export function prospectIds(db: Db, index: ProspectMatchIndex): StringColumn {
       return idStatement(db).get(rowid) as string | undefined;
     },
   };
+}
+
+/**
+ * The exact keys (e-mail, phone, profile) the saved prospect match index of the engine's current data
+ * holds, with the rowid of each prospect, in the order of `KEY_KINDS`; `undefined` when the index is
+ * not saved, or is found damaged. A delta carries them over instead of decoding every stored record.
+ */
+export function savedProspectKeys(engine: Context): ProspectKeys | undefined {
+  try {
+    const index = savedOnly(engine, 'match.prospects', PROSPECT_MATCH_FORM);
+    if (!index) return undefined;
+    const { rowids } = index;
+    const out = emptyKeys();
+    const tables = { email: index.byEmail, phone: index.byPhone, linkedin: index.byLinkedin };
+    KEY_KINDS.forEach((kind, k) => {
+      for (const [key, positions] of tables[kind].entries()) {
+        for (const pos of positions) {
+          out.kinds.push(k);
+          out.keys.push(key);
+          out.rows.push(rowids.length === 0 ? pos + 1 : (rowids[pos] as number));
+        }
+      }
+    });
+    return out;
+  } catch {
+    return undefined; // derived from the records by the build, as without a saved index
+  }
 }
