@@ -128,48 +128,48 @@ function answers(e: Engine, probe: Engine): Record<string, unknown> {
   return out;
 }
 
+/** A random base snapshot and delta: sizes, seed, the share of each stream changed, a new year or not. */
+const DELTA_CASE = fc.record({
+  seed: fc.integer({ min: 1, max: 1_000_000 }),
+  businesses: fc.integer({ min: 3, max: 40 }),
+  prospects: fc.integer({ min: 0, max: 160 }),
+  events: fc.integer({ min: 0, max: 60 }),
+  fraction: fc.double({ min: 0.02, max: 0.5, noNaN: true }),
+  nextYear: fc.boolean(),
+});
+
 describe('a delta applied to a snapshot', () => {
   it('answers every fetch, stats, autocomplete, match and events request as a full load of the merged records', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          seed: fc.integer({ min: 1, max: 1_000_000 }),
-          businesses: fc.integer({ min: 3, max: 40 }),
-          prospects: fc.integer({ min: 0, max: 160 }),
-          events: fc.integer({ min: 0, max: 60 }),
-          fraction: fc.double({ min: 0.02, max: 0.5, noNaN: true }),
-          nextYear: fc.boolean(),
-        }),
-        async (p) => {
-          const dir = tempDir('pdb-delta-prop-');
-          const base = join(dir, 'base');
-          await generateSnapshot({
-            dir: base,
-            businesses: p.businesses,
-            prospects: p.prospects,
-            events: p.events,
-            seed: p.seed,
-          });
-          const asOf = p.nextYear ? '2027-01-15T00:00:00Z' : '2026-11-02T00:00:00Z';
-          const delta = join(dir, 'delta');
-          const merged = join(dir, 'merged');
-          await generateDelta({ base, dir: delta, merged, fraction: p.fraction, seed: p.seed + 1, asOf });
-          const clock = clockOf(asOf);
-          const applied = openEngine({ clock });
-          const full = openEngine({ clock });
-          try {
-            const loaded = await applied.load(base, { strict: true, threads: 0 });
-            const report = await applied.applyDelta(delta, { strict: true });
-            expect(report.baseSnapshotId).toBe(loaded.snapshotId);
-            expect(report.snapshotId).not.toBe(loaded.snapshotId);
-            await full.load(merged, { strict: true, threads: 0 });
-            expect(answers(applied, full)).toEqual(answers(full, full));
-          } finally {
-            applied.close();
-            full.close();
-          }
-        },
-      ),
+      fc.asyncProperty(DELTA_CASE, async (p) => {
+        const dir = tempDir('pdb-delta-prop-');
+        const base = join(dir, 'base');
+        await generateSnapshot({
+          dir: base,
+          businesses: p.businesses,
+          prospects: p.prospects,
+          events: p.events,
+          seed: p.seed,
+        });
+        const asOf = p.nextYear ? '2027-01-15T00:00:00Z' : '2026-11-02T00:00:00Z';
+        const delta = join(dir, 'delta');
+        const merged = join(dir, 'merged');
+        await generateDelta({ base, dir: delta, merged, fraction: p.fraction, seed: p.seed + 1, asOf });
+        const clock = clockOf(asOf);
+        const applied = openEngine({ clock });
+        const full = openEngine({ clock });
+        try {
+          const loaded = await applied.load(base, { strict: true, threads: 0 });
+          const report = await applied.applyDelta(delta, { strict: true });
+          expect(report.baseSnapshotId).toBe(loaded.snapshotId);
+          expect(report.snapshotId).not.toBe(loaded.snapshotId);
+          await full.load(merged, { strict: true, threads: 0 });
+          expect(answers(applied, full)).toEqual(answers(full, full));
+        } finally {
+          applied.close();
+          full.close();
+        }
+      }),
       { numRuns: Number(process.env.DELTA_RUNS ?? 6) },
     );
   }, 120_000);
@@ -184,33 +184,26 @@ describe('a delta applied to a snapshot', () => {
         .map((r, i) => [r, k.kinds[i]!, k.keys[i]!] as const)
         .sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
     await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          seed: fc.integer({ min: 1, max: 1_000_000 }),
-          businesses: fc.integer({ min: 3, max: 30 }),
-          prospects: fc.integer({ min: 0, max: 120 }),
-          fraction: fc.double({ min: 0.02, max: 0.5, noNaN: true }),
-        }),
-        async (p) => {
-          const dir = tempDir('pdb-delta-keys-');
-          const base = join(dir, 'base');
-          await generateSnapshot({ dir: base, ...p, events: 5 });
-          const delta = join(dir, 'delta');
-          await generateDelta({ base, dir: delta, fraction: p.fraction, seed: p.seed + 1 });
-          const engine = openEngine({ path: join(dir, 'base.db'), state: ':memory:', clock: clockOf(AS_OF) });
-          try {
-            await engine.load(base, { strict: true, threads: 0 });
-            buildIndexes(engine); // saves the base's match index, which holds its keys
-            await engine.applyDelta(delta, { strict: true });
-            const carried = takeProspectKeys(engine.db, getMeta(engine.db, 'hash_prospects'));
-            expect(carried).toBeDefined();
-            expect(triples(carried!)).toEqual(triples(prospectKeysOfRecords(engine.db)));
-          } finally {
-            await engine.state.close();
-            engine.close();
-          }
-        },
-      ),
+      fc.asyncProperty(DELTA_CASE, async (p) => {
+        const dir = tempDir('pdb-delta-keys-');
+        const base = join(dir, 'base');
+        const { businesses, prospects, events, seed } = p;
+        await generateSnapshot({ dir: base, businesses, prospects, events, seed });
+        const delta = join(dir, 'delta');
+        await generateDelta({ base, dir: delta, fraction: p.fraction, seed: seed + 1 });
+        const engine = openEngine({ path: join(dir, 'base.db'), state: ':memory:', clock: clockOf(AS_OF) });
+        try {
+          await engine.load(base, { strict: true, threads: 0 });
+          buildIndexes(engine); // saves the base's match index, which holds its keys
+          await engine.applyDelta(delta, { strict: true });
+          const carried = takeProspectKeys(engine.db, getMeta(engine.db, 'hash_prospects'));
+          expect(carried).toBeDefined();
+          expect(triples(carried!)).toEqual(triples(prospectKeysOfRecords(engine.db)));
+        } finally {
+          await engine.state.close();
+          engine.close();
+        }
+      }),
       { numRuns: Number(process.env.DELTA_RUNS ?? 6) },
     );
   }, 120_000);
