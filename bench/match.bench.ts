@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { matchBusinessRows, matchProspectRows, type BusinessRowInput } from '../src/core/match/index.js';
 import { companyContext } from '../src/core/match/company-search.js';
 import { prospectMatchIndex } from '../src/indexes/match/prospects.js';
-import { businessMatchIndex, businessNameIndex } from '../src/indexes/match/businesses.js';
+import { businessNameIndex } from '../src/indexes/match/businesses.js';
 import { duckdbMatcher, fuseMatcher, mapMatcher, miniSearchMatcher } from './match/baselines.js';
 import { evalData } from './match/data.js';
 import { businessEvalSet, drawnLabels, prospectEvalSet, type EvalRow } from './match/evalset.js';
@@ -48,7 +48,7 @@ log(
   `data ready in ${((t - t0) / 1000).toFixed(1)}s; match indexes built in ${((performance.now() - t) / 1000).toFixed(1)}s`,
 );
 
-const bset = businessEvalSet(snapshot, perKind, 1, businessMatchIndex(engine));
+const bset = businessEvalSet(snapshot, perKind, 1, companyContext(engine));
 const pset = prospectEvalSet(snapshot, perKind);
 
 /** Rows per second of `run` over `rows` (a warm-up pass over up to 2,000 rows, then the best of `reps`). */
@@ -127,8 +127,8 @@ console.log(
 
 // ---- Baselines on the business set ----
 const inputs = bset.map((r) => r.input);
-const mapRun = mapMatcher(ctx.index);
-const duck = await duckdbMatcher(ctx.index);
+const mapRun = mapMatcher(ctx.index, ctx.ids);
+const duck = await duckdbMatcher(ctx.index, ctx.ids);
 const side: { method: string; P: string; R: string; F1: string; 'rows/s (mixed)': string; note: string }[] =
   [];
 const add = (
@@ -168,7 +168,7 @@ const sample = bset
   .slice(0, fuzzySample);
 const sampleInputs = sample.map((r) => r.input);
 t = performance.now();
-const fuse = fuseMatcher(ctx.index);
+const fuse = fuseMatcher(ctx.index, ctx.ids);
 const fuseBuild = performance.now() - t;
 add(
   'Fuse.js (sample)',
@@ -178,7 +178,7 @@ add(
   `${sample.length} rows; index ${(fuseBuild / 1000).toFixed(1)}s`,
 );
 t = performance.now();
-const mini = miniSearchMatcher(ctx.index);
+const mini = miniSearchMatcher(ctx.index, ctx.ids);
 const miniBuild = performance.now() - t;
 add(
   'MiniSearch (sample)',

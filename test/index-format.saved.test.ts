@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIndexes } from '../src/core/warm.js';
 import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js';
 import { openEngine, type Engine } from '../src/engine.js';
-import { Ids } from '../src/indexes/format/tables.js';
+import { hashString, KeyShards } from '../src/indexes/hash/index.js';
 import { BUSINESS_MATCH_FORM, type BusinessMatchIndex } from '../src/indexes/match/businesses.js';
 import {
   PROSPECT_MATCH_FORM,
@@ -78,8 +78,9 @@ describe('saved match indexes', () => {
       const p = read<ProspectMatchIndex>(reader, 'match.prospects', PROSPECT_MATCH_FORM);
       expect(b.size).toBe(2000);
       expect(p.size).toBe(10_000);
-      expect(b.ids).toBeInstanceOf(Ids);
-      expect(b.byId.get(b.ids.at(17) as string)).toBe(17);
+      // Key tables come back in shards by key hash, each read when a key hashes to it.
+      expect(b.byFullName).toBeInstanceOf(KeyShards);
+      expect(p.byEmail).toBeInstanceOf(KeyShards);
       expect(t.vocab.length).toBeGreaterThan(100);
       // The saved arrays are views over one buffer holding the whole index.
       expect(p.wordPost.buffer).toBe(p.members.buffer);
@@ -191,6 +192,40 @@ describe('saved match indexes', () => {
     expect(built).toBe(1);
   });
 
+  it('read a key table shard by shard, and take a damaged shard from a rebuild', () => {
+    const file = join(tempDir('pdb-format-shard-'), 'shard.db');
+    copyFileSync(path, file);
+    const w = open(file, false);
+    const shards = w.db
+      .prepare(`SELECT count(*) FROM index_cache WHERE name GLOB 'match.prospects/byEmail#*'`)
+      .pluck()
+      .get() as number;
+    w.db.prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'match.prospects/byEmail#0'`).run();
+    const good = read<ProspectMatchIndex>(open(), 'match.prospects', PROSPECT_MATCH_FORM);
+    let built = 0;
+    const index = w.indexes.get(
+      savedIndex<ProspectMatchIndex>(
+        'match.prospects',
+        () => {
+          built++;
+          return good;
+        },
+        PROSPECT_MATCH_FORM,
+      ),
+    );
+    const entries = [...good.byEmail.entries()];
+    const shardOf = (key: string) => hashString(key) >>> (32 - Math.log2(shards));
+    const elsewhere = entries.filter(([key]) => shardOf(key) !== 0);
+    const inDamaged = entries.filter(([key]) => shardOf(key) === 0);
+    expect(elsewhere.length).toBeGreaterThan(0);
+    expect(inDamaged.length).toBeGreaterThan(0);
+    for (const [key, positions] of elsewhere) expect(index.byEmail.get(key)).toEqual(positions);
+    expect(built).toBe(0); // the other shards are whole: nothing rebuilt
+    for (const [key, positions] of inDamaged) expect(index.byEmail.get(key)).toEqual(positions);
+    expect(built).toBe(1);
+    expect(index.byEmail.get('nobody@example.invalid')).toEqual([]);
+  });
+
   it('take a dictionary found damaged on its first read from a rebuild, and read the others', () => {
     const file = join(tempDir('pdb-format-dict-'), 'dict.db');
     copyFileSync(path, file);
@@ -234,16 +269,13 @@ describe('saved match indexes', () => {
     const [row] = matchProspectRows(reader, [{ full_name: people[5]![0], company_name: people[5]![1] }]);
     expect(row?.prospect_id).toMatch(/^[0-9a-f]+$/);
     const index = prospectMatchIndex(reader);
-    const state = (k: keyof ProspectMatchIndex) =>
-      'value' in Object.getOwnPropertyDescriptor(index, k)! ? 'read' : 'in the file';
-    expect(['names', 'byEmail', 'byPhone', 'byLinkedin'].map((k) => state(k as never))).toEqual([
-      'read',
-      'in the file',
-      'in the file',
-      'in the file',
-    ]);
+    expect('value' in Object.getOwnPropertyDescriptor(index, 'names')!).toBe(true); // read
+    // The key tables: saved in shards, none read.
+    const read = () =>
+      [index.byEmail, index.byPhone, index.byLinkedin].map((t) => (t as KeyShards).shardsRead);
+    expect(read()).toEqual([0, 0, 0]);
     matchProspectRows(reader, [{ email: 'nobody@example.com' }]);
-    expect(state('byEmail')).toBe('read');
+    expect(read()).toEqual([1, 0, 0]); // one shard of the e-mail table
   });
 
   it('hold no prospect ids: an answer reads its ids from the table, also where rowids have gaps', () => {
@@ -252,14 +284,16 @@ describe('saved match indexes', () => {
       .prepare(`SELECT name, data FROM index_cache WHERE name GLOB 'match.prospects*' ORDER BY name`)
       .raw()
       .all() as [string, Buffer][];
-    expect(blobs.map(([name]) => name)).toEqual([
+    // The key tables are saved in shards: `byEmail#0`, `byEmail#1`, …
+    expect([...new Set(blobs.map(([name]) => name.replace(/#\d+$/, '#')))]).toEqual([
       'match.prospects',
-      'match.prospects/byEmail',
-      'match.prospects/byLinkedin',
-      'match.prospects/byPhone',
+      'match.prospects/byEmail#',
+      'match.prospects/byLinkedin#',
+      'match.prospects/byPhone#',
       'match.prospects/names',
       'match.prospects/rowids',
     ]);
+    expect(blobs.filter(([name]) => name.startsWith('match.prospects/byEmail#')).length).toBeGreaterThan(1);
     const someIds = reader.db
       .prepare('SELECT prospect_id FROM prospects WHERE rowid % 997 = 0')
       .pluck()
@@ -299,6 +333,60 @@ describe('saved match indexes', () => {
       Int32Array.from({ length: 30 }, (_, i) => i + 2 + (i >= 27 ? 1 : 0)),
     );
     expect(ask(later)).toEqual(rows.map(([id]) => id));
+  });
+
+  it('hold no business ids: an answer reads its ids from the table, also where rowids have gaps', () => {
+    const reader = open();
+    const blobs = reader.db
+      .prepare(`SELECT data FROM index_cache WHERE name GLOB 'match.businesses*'`)
+      .pluck()
+      .all() as Buffer[];
+    const someIds = reader.db
+      .prepare('SELECT business_id FROM businesses WHERE rowid % 97 = 0')
+      .pluck()
+      .all() as string[];
+    expect(someIds.length).toBeGreaterThan(5);
+    for (const id of someIds) for (const data of blobs) expect(data.includes(id)).toBe(false);
+
+    const file = join(tempDir('pdb-format-business-gaps-'), 'gaps.db');
+    copyFileSync(path, file);
+    const w = open(file, false);
+    const business = (rowid: number) =>
+      w.db.prepare('SELECT business_id, name, domain FROM businesses WHERE rowid = ?').raw().get(rowid) as [
+        string,
+        string,
+        string | null,
+      ];
+    const picked = [40, 41, 1900].map(business);
+    w.db.prepare('DELETE FROM businesses WHERE rowid IN (1, 39)').run();
+    w.db.exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'`);
+    const rows = picked.map(([, name, domain]) => ({ name, ...(domain ? { domain } : {}) }));
+    // By id too: a prospect row naming its employer's id is looked up through the table.
+    const [person] = w.db
+      .prepare(
+        `SELECT p.full_name, b.business_id FROM prospects p JOIN businesses b ON b.rowid = p.business_rowid
+         WHERE b.rowid = 1900 LIMIT 1`,
+      )
+      .raw()
+      .all() as [string, string][];
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const ask = (e: Engine) => [
+      ...matchBusinessRows(e, rows).map((r) => r.business_id),
+      matchProspectRows(e, [{ full_name: person![0], business_id: person![1].toUpperCase() }])[0]!
+        .prospect_id !== null,
+    ];
+    const want = [...picked.map(([id]) => id), true];
+    try {
+      expect(ask(w)).toEqual(want); // built (and saved) with the gaps
+    } finally {
+      stderr.mockRestore();
+    }
+    const later = open(file);
+    const index = read<BusinessMatchIndex>(later, 'match.businesses', BUSINESS_MATCH_FORM);
+    expect(index.rowids.slice(0, 40)).toEqual(
+      Int32Array.from({ length: 40 }, (_, i) => i + 2 + (i >= 37 ? 1 : 0)),
+    );
+    expect(ask(later)).toEqual(want);
   });
 
   it('are rebuilt when their stamp is stale (another data version)', () => {

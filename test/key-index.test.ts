@@ -5,7 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyIndex, KeyIndexBuilder } from '../src/indexes/hash/index.js';
+import {
+  KeyIndex,
+  KeyIndexBuilder,
+  KeyShards,
+  splitKeys,
+  type KeyLookup,
+} from '../src/indexes/hash/index.js';
 import { copiedSections, hashKey } from './support/hash-keys.js';
 
 const pairs = fc.array(fc.tuple(hashKey, fc.nat({ max: 40 })), { maxLength: 300 });
@@ -20,9 +26,14 @@ function oracleOf(ps: readonly (readonly [string, number])[]): Map<string, numbe
   return m;
 }
 
-function expectSame(index: KeyIndex, oracle: Map<string, number[]>, probes: readonly string[]): void {
+function expectSame(index: KeyLookup, oracle: Map<string, number[]>, probes: readonly string[]): void {
   expect(index.size).toBe(oracle.size);
-  expect([...index.entries()]).toEqual([...oracle.entries()]);
+  // Shards list their keys shard by shard: the same entries, keys in another order.
+  const entries = [...index.entries()];
+  if (index instanceof KeyShards) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const want = [...oracle.entries()];
+  if (index instanceof KeyShards) want.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  expect(entries).toEqual(want);
   for (const k of [...oracle.keys(), ...probes]) {
     const want = oracle.get(k) ?? [];
     expect(index.get(k)).toEqual(want);
@@ -51,6 +62,35 @@ describe('KeyIndex', () => {
         expectSame(back, oracleOf(ps), probes);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('answers the same cut into shards by key hash, each shard read only when a key hashes to it', () => {
+    fc.assert(
+      fc.property(
+        pairs,
+        fc.array(hashKey, { maxLength: 40 }),
+        fc.integer({ min: 1, max: 4096 }),
+        (ps, probes, shardBytes) => {
+          const parts = splitKeys(KeyIndex.of(ps), shardBytes).map((p) =>
+            KeyIndex.fromSections(copiedSections(p.toSections())),
+          );
+          expect(parts.length & (parts.length - 1)).toBe(0);
+          const read = new Set<number>();
+          const shards = new KeyShards({
+            length: parts.length,
+            at: (i) => (read.add(i), parts[i] as KeyIndex),
+            isRead: (i) => read.has(i),
+          });
+          const key = ps[0]?.[0];
+          if (key !== undefined) {
+            shards.get(key);
+            expect(shards.shardsRead).toBe(1); // one lookup, one shard
+          }
+          expectSame(shards, oracleOf(ps), probes);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 

@@ -9,7 +9,7 @@ import { quality, type Quality } from '../bench/match/quality.js';
 import { holdOut, loadHeldOut, type HeldOutSnapshot } from '../bench/match/snapshot.js';
 import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js';
 import type { Engine } from '../src/engine.js';
-import { businessMatchIndex } from '../src/indexes/match/businesses.js';
+import { companyContext } from '../src/core/match/company-search.js';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { DEMO_LOAD } from './support/demo.js';
 import { tempDir } from './support/temp.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   snapshot = await holdOut(join(dir, 'src'), join(dir, 'held'), 0.1);
   engine = await loadHeldOut(snapshot, undefined, DEMO_LOAD.threads);
-  const bset = businessEvalSet(snapshot, 120, 3, businessMatchIndex(engine));
+  const bset = businessEvalSet(snapshot, 120, 3, companyContext(engine));
   businesses = quality(
     bset,
     matchBusinessRows(

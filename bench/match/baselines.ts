@@ -8,6 +8,7 @@ import Fuse from 'fuse.js';
 import MiniSearch from 'minisearch';
 import type { BusinessRowInput } from '../../src/core/match/index.js';
 import type { BusinessMatchIndex } from '../../src/indexes/match/businesses.js';
+import type { StringColumn } from '../../src/indexes/format/strings.js';
 import { companyMatchKey, linkedinCompanySlug, normaliseDomain } from '../../src/normalise/index.js';
 
 /** Exact keys of a row: domain (or URL) → host/registrable, profile slug, name key. */
@@ -33,6 +34,7 @@ export function rowKeys(r: BusinessRowInput): RowKeys {
 /** The Map baseline: the first exact key that names exactly one business. */
 export function mapMatcher(
   index: BusinessMatchIndex,
+  ids: StringColumn,
 ): (rows: readonly BusinessRowInput[]) => (string | null)[] {
   const domain = new Map<string, number>();
   const linkedin = new Map<string, number>();
@@ -54,7 +56,7 @@ export function mapMatcher(
         [name, k.key],
       ] as const) {
         const pos = key ? m.get(key) : undefined;
-        if (pos !== undefined && pos >= 0) return index.ids.at(pos) as string;
+        if (pos !== undefined && pos >= 0) return ids.at(pos) as string;
       }
       return null;
     });
@@ -70,6 +72,7 @@ export function mapMatcher(
  */
 export async function duckdbMatcher(
   index: BusinessMatchIndex,
+  ids: StringColumn,
 ): Promise<{ match: (rows: readonly BusinessRowInput[]) => Promise<(string | null)[]>; close: () => void }> {
   const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
@@ -146,7 +149,7 @@ export async function duckdbMatcher(
         UNION ALL SELECT i, pos FROM ranked WHERE r = 1 AND s >= 0.93 AND good = 1`;
       const reader = await conn.runAndReadAll(sql);
       const out: (string | null)[] = rows.map(() => null);
-      for (const [i, pos] of reader.getRows() as [number, number][]) out[i] = index.ids.at(pos) as string;
+      for (const [i, pos] of reader.getRows() as [number, number][]) out[i] = ids.at(pos) as string;
       return out;
     },
     close() {
@@ -159,8 +162,9 @@ export async function duckdbMatcher(
 /** Fuse.js over every name key (exact keys through the Map first); a unique best with score ≤ 0.2 wins. */
 export function fuseMatcher(
   index: BusinessMatchIndex,
+  ids: StringColumn,
 ): (rows: readonly BusinessRowInput[]) => (string | null)[] {
-  const map = mapMatcher(index);
+  const map = mapMatcher(index, ids);
   const fuse = new Fuse(index.nameKeys as string[], { includeScore: true, threshold: 0.3 });
   return (rows) =>
     rows.map((r, i) => {
@@ -173,15 +177,16 @@ export function fuseMatcher(
       if (best === undefined || (best.score ?? 1) > 0.2) return null;
       if (hits[1] !== undefined && (hits[1].score ?? 1) - (best.score ?? 0) < 0.02) return null;
       void i;
-      return index.ids.at(best.refIndex) as string;
+      return ids.at(best.refIndex) as string;
     });
 }
 
 /** MiniSearch (fuzzy 0.2, prefix) over every name key, re-ranked by nothing else; unique best wins. */
 export function miniSearchMatcher(
   index: BusinessMatchIndex,
+  ids: StringColumn,
 ): (rows: readonly BusinessRowInput[]) => (string | null)[] {
-  const map = mapMatcher(index);
+  const map = mapMatcher(index, ids);
   const ms = new MiniSearch<{ id: number; name: string }>({
     fields: ['name'],
     searchOptions: { fuzzy: 0.2 },
@@ -197,6 +202,6 @@ export function miniSearchMatcher(
       const best = hits[0];
       if (best === undefined) return null;
       if (hits[1] !== undefined && hits[1].score > best.score * 0.9) return null;
-      return index.ids.at(best.id as number) as string;
+      return ids.at(best.id as number) as string;
     });
 }

@@ -1,7 +1,7 @@
 /** Quick quality check while tuning: `node --import tsx bench/match/eval-quick.ts [businesses] [prospects] [perKind]`. */
 import { writeFileSync } from 'node:fs';
 import { matchBusinessRows, matchProspectRows } from '../../src/core/match/index.js';
-import { businessMatchIndex } from '../../src/indexes/match/businesses.js';
+import { companyContext } from '../../src/core/match/company-search.js';
 import { evalData } from './data.js';
 import { businessEvalSet, drawnLabels, prospectEvalSet } from './evalset.js';
 import { quality, qualityTable } from './quality.js';
@@ -14,7 +14,7 @@ const { snapshot, engine } = await evalData({
   sample: Math.min(1, 200_000 / Number(nb)),
   file: Number(nb) >= 100_000,
 });
-const bset = businessEvalSet(snapshot, Number(per), 1, businessMatchIndex(engine));
+const bset = businessEvalSet(snapshot, Number(per), 1, companyContext(engine));
 // Quality is measured as a batch runs (no explanations); the explained run prints the errors and must
 // decide every row the same way.
 const bplain = matchBusinessRows(

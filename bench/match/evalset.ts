@@ -8,6 +8,13 @@ import { BUSINESS_KINDS, businessRow, PROSPECT_KINDS, prospectRow } from '../../
 import type { HeldOutSnapshot } from './snapshot.js';
 import { formOutsideCountry, formsConflict } from '../../src/core/match/legal-form.js';
 import type { BusinessMatchIndex } from '../../src/indexes/match/businesses.js';
+import type { StringColumn } from '../../src/indexes/format/strings.js';
+
+/** The business match index with the ids of its positions (a `companyContext` is one). */
+export interface Present {
+  readonly index: BusinessMatchIndex;
+  readonly ids: StringColumn;
+}
 import { companyFullKey, companyMatchKey, companyMatchName } from '../../src/normalise/index.js';
 
 export { BUSINESS_KINDS, businessRow, PROSPECT_KINDS, prospectRow };
@@ -75,7 +82,7 @@ export function businessEvalSet(
   snapshot: HeldOutSnapshot,
   perKind: number,
   seed = 1,
-  present?: BusinessMatchIndex,
+  present?: Present,
 ): EvalRow<BusinessRowInput>[] {
   const rng = new Prng(seed);
   const rows = build(
@@ -138,7 +145,7 @@ function sameName(name: string | undefined, present: BusinessMatchIndex): number
 export function labelByAttributes(
   rows: readonly EvalRow<BusinessRowInput>[],
   snapshot: HeldOutSnapshot,
-  present: BusinessMatchIndex,
+  { index: present, ids }: Present,
 ): EvalRow<BusinessRowInput>[] {
   const names = new Map(snapshot.businesses.map((b) => [b.business_id, b.name]));
   return rows.map((row) => {
@@ -150,7 +157,7 @@ export function labelByAttributes(
     if (found.length === 0) found = sameName(names.get(row.source), present);
     const kind = row.kind.replace(/^unseen:/, '');
     if (found.length > 1) return { ...row, kind: `ambiguous:${kind}`, truth: null };
-    const only = found.length === 1 ? (present.ids.at(found[0] as number) as string) : null;
+    const only = found.length === 1 ? (ids.at(found[0] as number) as string) : null;
     if (only === null || only === row.truth) return row;
     return { ...row, kind: `namesake:${kind}`, truth: only };
   });

@@ -1,7 +1,7 @@
 /** Throughput per perturbation kind (tuning aid): `node --import tsx bench/match/perkind.ts [businesses] [prospects]`. */
 import { matchBusinessRows } from '../../src/core/match/index.js';
 import { companyContext } from '../../src/core/match/company-search.js';
-import { businessMatchIndex, businessNameIndex } from '../../src/indexes/match/businesses.js';
+import { businessNameIndex } from '../../src/indexes/match/businesses.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { evalData } from './data.js';
 import { quality } from './quality.js';
@@ -18,7 +18,7 @@ let t = performance.now();
 companyContext(engine);
 businessNameIndex(engine);
 console.log(`indexes ${((performance.now() - t) / 1000).toFixed(1)}s`);
-const bset = businessEvalSet(snapshot, Number(per), 1, businessMatchIndex(engine));
+const bset = businessEvalSet(snapshot, Number(per), 1, companyContext(engine));
 const kinds = [...new Set(bset.map((r) => r.kind))];
 const all = bset.map((r) => r.input);
 const got = matchBusinessRows(engine, all).map((r) => r.business_id);

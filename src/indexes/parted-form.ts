@@ -6,7 +6,8 @@
  * reading a blob out of SQLite costs milliseconds per MB).
  */
 import type { Facet } from './facet.js';
-import type { SavedForm } from './persist.js';
+import { KeyIndex, KeyShards, splitKeys, type KeyLookup } from './hash/index.js';
+import type { PartList, SavedForm } from './persist.js';
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null;
 
@@ -44,3 +45,29 @@ export function partedForm<T extends { facets: object }>(
     lazy: Object.fromEntries(lazy.map((k) => [k, isObject])),
   };
 }
+
+/**
+ * `form` with its key tables `fields` saved in shards by key hash (`hash/key-shards.ts`), each read on
+ * first access: a 50-row match by e-mail reads fifty small shards, not the whole table. The index
+ * built in this process keeps its whole tables; the reopened one answers through {@link KeyShards}.
+ */
+export function keyShardsForm<T>(form: SavedForm<T>, fields: readonly string[]): SavedForm<T> {
+  const lazy = Object.fromEntries(Object.entries(form.lazy ?? {}).filter(([k]) => !fields.includes(k)));
+  return {
+    save: (index) => {
+      // A copy: `form.save` may hand back the index itself, whose whole tables stay in use.
+      const tree = { ...(form.save(index) as Record<string, unknown>) };
+      for (const f of fields) tree[f] = splitKeys(tree[f] as KeyLookup);
+      return tree;
+    },
+    open: (tree) => {
+      const t = tree as Record<string, unknown>;
+      for (const f of fields) t[f] = new KeyShards(t[f] as PartList<KeyIndex>);
+      return form.open(t);
+    },
+    lazy,
+    listed: { ...form.listed, ...Object.fromEntries(fields.map((f) => [f, isKeyIndex])) },
+  };
+}
+
+const isKeyIndex = (v: unknown) => v instanceof KeyIndex;

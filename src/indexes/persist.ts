@@ -34,8 +34,10 @@ import './format/strings.js';
  * 7: the prospect match index holds no ids nor name keys (ids are read from the table for answers).
  * 8: string-key table slots are (hash, id): 8 bytes instead of 16 (`hash/string-key-table.ts`).
  * 9: the business search index is saved in parts read on first access, as the prospect one (5).
+ * 10: the match indexes' key tables are saved in shards by key hash, each read on first access
+ * (`hash/key-shards.ts`); the business match index holds no ids (read from the table, as prospects').
  */
-export const INDEX_FORMAT = 9;
+export const INDEX_FORMAT = 10;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one
@@ -69,6 +71,20 @@ export interface SavedForm<T> {
    * bytes. `open` must not read them (nor spread the tree).
    */
   lazy?: Readonly<Record<string, (value: unknown) => boolean>>;
+  /**
+   * Top-level fields saved as lists of parts, each part stored apart and read on first access, with a
+   * check of a part's shape: `save` gives an array, `open` receives a {@link PartList} (a key table cut
+   * in shards: a lookup reads the one shard its key hashes to). `open` must not read the parts.
+   */
+  listed?: Readonly<Record<string, (value: unknown) => boolean>>;
+}
+
+/** Parts of a saved field, each read from the file on first access (see {@link SavedForm.listed}). */
+export interface PartList<T> {
+  readonly length: number;
+  at(i: number): T;
+  /** Whether part `i` is in memory (read already). */
+  isRead(i: number): boolean;
 }
 
 /**
@@ -128,10 +144,16 @@ export function savedIndex<T>(
     // An in-memory database dies with its process: nobody could read the saved form.
     if (!e.settings.readonly) {
       const saved = form.save(index) as Record<string, unknown>;
-      const root = lazy.length > 0 ? { ...saved } : saved;
+      const listed = Object.keys(form.listed ?? {});
+      const root = lazy.length > 0 || listed.length > 0 ? { ...saved } : saved;
       for (const k of lazy) {
         writeSaved(e.db, `${name}/${k}`, stamp, saved[k]);
         delete root[k];
+      }
+      for (const k of listed) {
+        const parts = saved[k] as unknown[];
+        parts.forEach((part, i) => writeSaved(e.db, `${name}/${k}#${i}`, stamp, part));
+        root[k] = parts.length; // the root holds how many parts there are
       }
       writeSaved(e.db, name, stamp, root);
     }
@@ -150,9 +172,11 @@ function openSaved<T>(
   form: SavedForm<T>,
   fallback: (at: readonly string[]) => unknown,
 ): T | undefined {
-  const tree = readSaved(db, name, stamp, fallback);
+  const whole = savedParts(db, name, stamp);
+  if (!whole.has(name)) return undefined;
+  const tree = readSaved(db, name, stamp, fallback) as Record<string, unknown> | undefined;
   const lazy = Object.keys(form.lazy ?? {});
-  if (tree === undefined || !lazy.every((k) => hasSaved(db, `${name}/${k}`, stamp))) return undefined;
+  if (tree === undefined || !lazy.every((k) => whole.has(`${name}/${k}`))) return undefined;
   try {
     for (const k of lazy) {
       const ok = form.lazy?.[k] as (value: unknown) => boolean;
@@ -160,17 +184,73 @@ function openSaved<T>(
         enumerable: true,
         configurable: true,
         get() {
-          const saved = readSaved(db, `${name}/${k}`, stamp, (at) => fallback([k, ...at]));
-          const value = saved !== undefined && ok(saved) ? saved : fallback([k]);
+          const value = readPart(db, `${name}/${k}`, stamp, ok, (at) => fallback([k, ...at]));
           Object.defineProperty(tree, k, { value, enumerable: true, writable: false });
           return value;
         },
       });
     }
+    for (const [k, ok] of Object.entries(form.listed ?? {})) {
+      const n = tree[k];
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return undefined;
+      for (let i = 0; i < n; i++) if (!whole.has(`${name}/${k}#${i}`)) return undefined;
+      const parts: unknown[] = new Array(n);
+      const list: PartList<unknown> = {
+        length: n,
+        at: (i) =>
+          (parts[i] ??= readPart(db, `${name}/${k}#${i}`, stamp, ok, (at) =>
+            fallback([k, String(i), ...at]),
+          )),
+        isRead: (i) => parts[i] !== undefined,
+      };
+      tree[k] = list;
+    }
     return form.open(tree);
   } catch {
     return undefined; // a saved tree of the wrong shape (damaged)
   }
+}
+
+/** Part `name` read from the file when whole and of the right shape (`ok`), else taken from `fallback`. */
+function readPart(
+  db: Db,
+  name: string,
+  stamp: string,
+  ok: (value: unknown) => boolean,
+  fallback: (at: readonly string[]) => unknown,
+): unknown {
+  const saved = readSaved(db, name, stamp, fallback);
+  return saved !== undefined && ok(saved) ? saved : fallback([]);
+}
+
+/**
+ * Names of the saved parts of index `name` (its root and `name/…`) stored whole with stamp `stamp`:
+ * one query, however many parts (a key table in 4,096 shards is 4,096 rows).
+ */
+function savedParts(db: Db, name: string, stamp: string): Set<string> {
+  const out = new Set<string>();
+  if (!db.prepare(INDEX_CACHE_SQL.exists).get()) return out;
+  const rows = db
+    .prepare(INDEX_CACHE_SQL.listing)
+    .raw()
+    .iterate(name, `${name}/`, `${name}0`) as IterableIterator<[string, number, string]>;
+  let current = '';
+  let next = 0;
+  let whole = false;
+  const close = () => {
+    if (whole) out.add(current);
+  };
+  for (const [part, n, partStamp] of rows) {
+    if (part !== current) {
+      close();
+      current = part;
+      next = 0;
+      whole = true;
+    }
+    whole &&= n === next++ && partStamp === stamp;
+  }
+  close();
+  return out;
 }
 
 /**
@@ -187,12 +267,6 @@ export function savedOnly<T>(engine: Context, name: string, form: SavedForm<T>):
 function stampOf(db: Db): string {
   // The V8 version too: dictionaries are kept in V8's serialisation, which another Node may change.
   return `${INDEX_FORMAT}:${process.versions.v8}:${getMeta(db, 'data_version') ?? '0'}:${getMeta(db, 'snapshot_id') ?? ''}`;
-}
-
-/** Whether `name` is saved with stamp `stamp` (its bytes are not read). */
-function hasSaved(db: Db, name: string, stamp: string): boolean {
-  const parts = db.prepare(INDEX_CACHE_SQL.stamps).all(name) as { part: number; stamp: string }[];
-  return parts.length > 0 && parts.every((p, i) => p.stamp === stamp && p.part === i);
 }
 
 /**

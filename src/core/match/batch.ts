@@ -87,9 +87,9 @@ export function matchBusinessRows(
     const verdict = belowThreshold(matchBusinessRow(ctx, boundedBusiness(input)), min);
     const row: BusinessMatchRow = {
       input,
-      business_id: verdict.kind === 'match' ? (ctx.index.ids.at(verdict.pos) as string) : null,
+      business_id: verdict.kind === 'match' ? (ctx.ids.at(verdict.pos) as string) : null,
     };
-    finish(row, verdict, ctx.index.ids, options);
+    finish(row, verdict, ctx.ids, options);
     out[i] = row;
   }
   return out;

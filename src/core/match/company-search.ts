@@ -9,13 +9,16 @@
  */
 import { kind, type Context } from '../../runtime/context.js';
 import {
+  businessIds,
   businessInitialsIndex,
   businessMatchIndex,
   businessNameIndex,
+  businessPosition,
   splitKey,
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
 import type { KeyIndex } from '../../indexes/hash/index.js';
+import type { StringColumn } from '../../indexes/format/strings.js';
 import { otherNameIndex, otherNameTokens, type OtherNameIndex } from '../../indexes/match/other-names.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
 import {
@@ -58,6 +61,10 @@ const FLOOR = 0.5;
 /** Per-batch view of the business indexes (looked up once per batch, not per row). */
 export interface CompanyContext {
   readonly index: BusinessMatchIndex;
+  /** Business ids by position, read from the table as answers need them. */
+  readonly ids: StringColumn;
+  /** The position of the business with id `id` (lower-case), -1 when none. */
+  position(id: string): number;
   /** Whether verdicts must carry scored candidates and the full `on` list (explain / alternatives). */
   readonly detail: boolean;
   /** `MatchOptions.minConfidence`: when set, rows the default leaves open get a calibrated best guess. */
@@ -110,6 +117,8 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
   let others: OtherNames | undefined;
   return {
     index,
+    ids: businessIds(engine.db, index),
+    position: (id) => businessPosition(engine.db, index, id),
     // With a threshold every row is searched in full, so plain and explained runs see the same candidates.
     detail: detail || minConfidence !== undefined,
     minConfidence,

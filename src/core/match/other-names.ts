@@ -61,8 +61,14 @@ function entryContext(ctx: CompanyContext): CompanyContext {
       countries: { value: noCountry },
       byNameKey: { value: o.byNameKey },
     }) as BusinessMatchIndex;
+    // Answers map entries back to their businesses: ids and id lookups in entry space are never read.
+    const notHere = (): never => {
+      throw new Error('other-name entries have no business ids');
+    };
     view = {
       index,
+      ids: { length: o.size, at: notHere },
+      position: notHere,
       detail: ctx.detail,
       minConfidence: ctx.minConfidence,
       tokens: others.tokens,

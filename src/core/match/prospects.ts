@@ -8,7 +8,7 @@
  * `business_id`, and the reverse.
  */
 import type { Context } from '../../runtime/context.js';
-import type { KeyIndex } from '../../indexes/hash/index.js';
+import type { KeyLookup } from '../../indexes/hash/index.js';
 import type { StringColumn } from '../../indexes/format/strings.js';
 import { prospectIds, prospectMatchIndex, type ProspectMatchIndex } from '../../indexes/match/prospects.js';
 import {
@@ -137,7 +137,7 @@ function uniqueKeyHit(
   const on: MatchedOn[] = [];
   // A table is named only when its key is given: each is read from the file on first use, and a name
   // match (no keys) must not read them.
-  const keys: [MatchedOn, string | null, () => KeyIndex][] = [
+  const keys: [MatchedOn, string | null, () => KeyLookup][] = [
     ['email', email, () => index.byEmail],
     ['linkedin', slug, () => index.byLinkedin],
     ['phone', phone, () => index.byPhone],
@@ -194,7 +194,8 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
   // -1: no restriction; -2: a business id that names no business (nothing can match).
   let only = -1;
   if (businessId !== null) {
-    only = company.index.byId.get(businessId.toLowerCase()) ?? -2;
+    const pos = company.position(businessId.toLowerCase());
+    only = pos < 0 ? -2 : pos;
   }
   const allowed = (pos: number) => only === -1 || index.business[pos] === only;
   // Exact keys, each normalised once.

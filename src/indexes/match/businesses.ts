@@ -8,17 +8,24 @@
  */
 import type { Context } from '../../runtime/context.js';
 import { companyFullKey, companyMatchName } from '../../normalise/index.js';
-import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
-import { Ids } from '../format/tables.js';
+import type { KeyIndex} from '../hash/index.js';
+import { KeyIndexBuilder, type KeyLookup } from '../hash/index.js';
 import { StringList, type NullableStringColumn, type StringColumn } from '../format/strings.js';
+import { keyShardsForm } from '../parted-form.js';
 import { savedIndex, type SavedForm } from '../persist.js';
+import type { Db } from '../../store/db.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
+import { preparedOnce } from '../../store/statements.js';
 import { buildTokenIndex, TOKEN_INDEX_FORM, type TokenIndex } from './token-index.js';
 
 export interface BusinessMatchIndex {
   readonly size: number;
-  /** Business ids by position; `byId` is the same table read the other way. */
-  readonly ids: StringColumn;
+  /**
+   * The table rowid of each position when the rowids are not simply `position + 1`; empty when they
+   * are (a fresh load). Ids are not held here: the few an answer returns are read from the table
+   * ({@link businessIds}), which keeps them with their primary key.
+   */
+  readonly rowids: Int32Array;
   readonly names: StringColumn;
   /** Match keys of the names (`companyMatchName`: legal forms, locations and notes read off). */
   readonly nameKeys: StringColumn;
@@ -29,13 +36,12 @@ export interface BusinessMatchIndex {
   readonly countries: NullableStringColumn;
   /** SQLite rowid → position (-1 when absent). */
   readonly positionOfRowid: Int32Array;
-  readonly byId: Ids;
-  readonly byDomain: KeyIndex;
-  readonly byHost: KeyIndex;
-  readonly byLinkedin: KeyIndex;
+  readonly byDomain: KeyLookup;
+  readonly byHost: KeyLookup;
+  readonly byLinkedin: KeyLookup;
   /** Names as written, folded, nothing read off (`companyFullKey`): consulted before the name key. */
-  readonly byFullName: KeyIndex;
-  readonly byNameKey: KeyIndex;
+  readonly byFullName: KeyLookup;
+  readonly byNameKey: KeyLookup;
 }
 
 type Row = [
@@ -52,7 +58,8 @@ function build(engine: Context): BusinessMatchIndex {
   const db = engine.db;
   const maxRowid = (db.prepare(SCAN_SQL.maxBusinessRowid).get() as { m: number }).m;
   const positionOfRowid = new Int32Array(maxRowid + 1).fill(-1);
-  const ids: string[] = [];
+  const rowids: number[] = [];
+  let dense = true;
   const names: string[] = [];
   const nameKeys: string[] = [];
   const forms: string[] = [];
@@ -65,14 +72,15 @@ function build(engine: Context): BusinessMatchIndex {
   const byFullName = new KeyIndexBuilder(maxRowid);
   const byNameKey = new KeyIndexBuilder(maxRowid);
   const rows = db.prepare(SCAN_SQL.matchBusinesses).raw().iterate() as IterableIterator<Row>;
-  for (const [rowid, id, name, domain, host, slug, country] of rows) {
+  for (const [rowid, name, domain, host, slug, country] of rows) {
     // A leading legal form is read only where the business's country uses it ("AB Volvo" in Sweden).
     const m = companyMatchName(name, country === null ? null : country.toLowerCase());
     const key = m.key;
     forms.push(m.form);
-    const pos = ids.length;
+    const pos = rowids.length;
     positionOfRowid[rowid] = pos;
-    ids.push(id);
+    rowids.push(rowid);
+    if (rowid !== pos + 1) dense = false;
     names.push(name);
     nameKeys.push(key);
     domains.push(domain);
@@ -85,11 +93,9 @@ function build(engine: Context): BusinessMatchIndex {
     const full = companyFullKey(name);
     if (full) byFullName.add(full, pos);
   }
-  // Business ids are the table's primary key: distinct, so position = id in the table.
-  const byId = Ids.of(ids);
   return {
-    size: ids.length,
-    ids: byId,
+    size: rowids.length,
+    rowids: dense ? new Int32Array(0) : Int32Array.from(rowids),
     names: StringList.of(names),
     nameKeys: StringList.of(nameKeys),
     forms: StringList.of(forms),
@@ -97,7 +103,6 @@ function build(engine: Context): BusinessMatchIndex {
     linkedin: StringList.of(linkedin),
     countries: StringList.of(countries),
     positionOfRowid,
-    byId,
     byDomain: byDomain.finish(),
     byHost: byHost.finish(),
     byLinkedin: byLinkedin.finish(),
@@ -107,35 +112,57 @@ function build(engine: Context): BusinessMatchIndex {
 }
 
 const isList = (v: unknown) => v instanceof StringList;
-const isKeys = (v: unknown) => v instanceof KeyIndex;
 
 /**
- * Saved without `byId`, which is `ids` read the other way; the columns and key tables are read on first
- * use (a name match never reads the domain tables, an exact-key match never the names).
+ * Saved as built, the columns read on first use (a name match never reads the domain tables, an
+ * exact-key match never the names) and the key tables in shards by key hash, each read on first use.
  */
-export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = {
-  save: ({ byId: _, ...rest }) => rest,
-  open: (tree) => {
-    const t = tree as Omit<BusinessMatchIndex, 'byId'>;
-    if (typeof t.size !== 'number' || !(t.positionOfRowid instanceof Int32Array))
-      throw new Error('match.businesses: saved form of another shape');
-    return Object.defineProperty(t, 'byId', { get: () => t.ids, enumerable: true }) as BusinessMatchIndex;
+export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = keyShardsForm(
+  {
+    save: (index) => index,
+    open: (tree) => {
+      const t = tree as BusinessMatchIndex;
+      if (typeof t.size !== 'number' || !(t.positionOfRowid instanceof Int32Array))
+        throw new Error('match.businesses: saved form of another shape');
+      return t;
+    },
+    lazy: {
+      rowids: (v) => v instanceof Int32Array,
+      names: isList,
+      nameKeys: isList,
+      forms: isList,
+      domains: isList,
+      linkedin: isList,
+      countries: isList,
+    },
   },
-  lazy: {
-    ids: (v) => v instanceof Ids,
-    names: isList,
-    nameKeys: isList,
-    forms: isList,
-    domains: isList,
-    linkedin: isList,
-    countries: isList,
-    byDomain: isKeys,
-    byHost: isKeys,
-    byLinkedin: isKeys,
-    byFullName: isKeys,
-    byNameKey: isKeys,
-  },
-};
+  ['byDomain', 'byHost', 'byLinkedin', 'byFullName', 'byNameKey'],
+);
+
+const idStatement = preparedOnce((db: Db) => db.prepare(SCAN_SQL.businessId).pluck());
+const rowidStatement = preparedOnce((db: Db) => db.prepare(SCAN_SQL.businessRowid).pluck());
+
+/**
+ * The business id at each position of `index`, read from the table when asked (an answer reads a few;
+ * holding a million of them cost the first match of a process 50 MB of reading at 1M businesses).
+ */
+export function businessIds(db: Db, index: BusinessMatchIndex): StringColumn {
+  const { size } = index;
+  return {
+    length: size,
+    at: (pos) => {
+      if (!(pos >= 0 && pos < size)) return undefined;
+      const rowids = index.rowids;
+      return idStatement(db).get(rowids.length === 0 ? pos + 1 : rowids[pos]) as string | undefined;
+    },
+  };
+}
+
+/** The position of the business with id `id` (as stored: lower-case hex) in `index`, -1 when none. */
+export function businessPosition(db: Db, index: BusinessMatchIndex, id: string): number {
+  const rowid = rowidStatement(db).get(id) as number | undefined;
+  return rowid === undefined ? -1 : (index.positionOfRowid[rowid] ?? -1);
+}
 
 /** The business match index of `engine`'s current data. */
 export function businessMatchIndex(engine: Context): BusinessMatchIndex {

@@ -12,7 +12,8 @@
  */
 import type { Context } from '../../runtime/context.js';
 import { companyMatchName } from '../../normalise/index.js';
-import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
+import { KeyIndexBuilder, type KeyLookup } from '../hash/index.js';
+import { keyShardsForm } from '../parted-form.js';
 import { StringList, type StringColumn } from '../format/strings.js';
 import { savedIndex, type SavedForm } from '../persist.js';
 import { OTHER_NAMES_SCAN } from '../../store/sql/scans.js';
@@ -30,7 +31,7 @@ export interface OtherNameIndex {
   /** The legal-form classes each other name is written with ('' when none). */
   readonly forms: StringColumn;
   /** Other-name key → entries. */
-  readonly byNameKey: KeyIndex;
+  readonly byNameKey: KeyLookup;
 }
 
 /** The other names of a business as the `other_names` column holds them (a JSON array of strings). */
@@ -76,22 +77,24 @@ function build(engine: Context): OtherNameIndex {
 
 const isList = (v: unknown) => v instanceof StringList;
 
-/** Saved as built; the columns and the key table are read on first use. */
-export const OTHER_NAME_FORM: SavedForm<OtherNameIndex> = {
-  save: (index) => index,
-  open: (tree) => {
-    const t = tree as OtherNameIndex;
-    if (typeof t.size !== 'number' || !(t.owner instanceof Int32Array))
-      throw new Error('match.businesses.otherNames: saved form of another shape');
-    return t;
+/** Saved as built; the columns and the key table (in shards) are read on first use. */
+export const OTHER_NAME_FORM: SavedForm<OtherNameIndex> = keyShardsForm(
+  {
+    save: (index) => index,
+    open: (tree) => {
+      const t = tree as OtherNameIndex;
+      if (typeof t.size !== 'number' || !(t.owner instanceof Int32Array))
+        throw new Error('match.businesses.otherNames: saved form of another shape');
+      return t;
+    },
+    lazy: {
+      names: isList,
+      nameKeys: isList,
+      forms: isList,
+    },
   },
-  lazy: {
-    names: isList,
-    nameKeys: isList,
-    forms: isList,
-    byNameKey: (v) => v instanceof KeyIndex,
-  },
-};
+  ['byNameKey'],
+);
 
 const OTHER_NAMES = savedIndex('match.businesses.otherNames', build, OTHER_NAME_FORM);
 const OTHER_NAME_TOKENS = savedIndex(

@@ -9,7 +9,8 @@
  */
 import type { Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
-import { KeyIndex, KeyIndexBuilder } from '../hash/index.js';
+import { KeyIndexBuilder, type KeyLookup } from '../hash/index.js';
+import { keyShardsForm } from '../parted-form.js';
 import { StringList, type StringColumn } from '../format/strings.js';
 import { Ids, NearTable } from '../format/tables.js';
 import { savedIndex, savedOnly, type SavedForm } from '../persist.js';
@@ -61,9 +62,9 @@ export interface ProspectMatchIndex {
   /** Prospects of business position `b`: `members[memberStart[b] .. memberStart[b + 1])`. */
   readonly memberStart: Int32Array;
   readonly members: Int32Array;
-  readonly byEmail: KeyIndex;
-  readonly byPhone: KeyIndex;
-  readonly byLinkedin: KeyIndex;
+  readonly byEmail: KeyLookup;
+  readonly byPhone: KeyLookup;
+  readonly byLinkedin: KeyLookup;
 }
 
 function build(engine: Context): ProspectMatchIndex {
@@ -168,31 +169,32 @@ function build(engine: Context): ProspectMatchIndex {
   };
 }
 
-const isKeys = (v: unknown) => v instanceof KeyIndex;
-
-/** Saved as it is; the names and the key tables are read on first use (a name match never reads the e-mail, phone and profile tables). */
-export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = {
-  save: (index) => index,
-  open: (tree) => {
-    const t = tree as ProspectMatchIndex;
-    if (
-      typeof t.size !== 'number' ||
-      !(t.wordId instanceof Ids) ||
-      !(t.wordNear instanceof NearTable) ||
-      !(t.business instanceof Int32Array) ||
-      t.business.length !== t.size
-    )
-      throw new Error('match.prospects: saved form of another shape');
-    return t;
+/**
+ * Saved as it is; the names and the key tables (in shards by key hash) are read on first use: a name
+ * match never reads the e-mail, phone and profile tables, a match by e-mail reads a shard per row.
+ */
+export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = keyShardsForm(
+  {
+    save: (index) => index,
+    open: (tree) => {
+      const t = tree as ProspectMatchIndex;
+      if (
+        typeof t.size !== 'number' ||
+        !(t.wordId instanceof Ids) ||
+        !(t.wordNear instanceof NearTable) ||
+        !(t.business instanceof Int32Array) ||
+        t.business.length !== t.size
+      )
+        throw new Error('match.prospects: saved form of another shape');
+      return t;
+    },
+    lazy: {
+      rowids: (v) => v instanceof Int32Array,
+      names: (v) => v instanceof StringList,
+    },
   },
-  lazy: {
-    rowids: (v) => v instanceof Int32Array,
-    names: (v) => v instanceof StringList,
-    byEmail: isKeys,
-    byPhone: isKeys,
-    byLinkedin: isKeys,
-  },
-};
+  ['byEmail', 'byPhone', 'byLinkedin'],
+);
 
 /** The prospect match index of `engine`'s current data. */
 export function prospectMatchIndex(engine: Context): ProspectMatchIndex {

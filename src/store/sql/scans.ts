@@ -25,8 +25,11 @@ export const SCAN_SQL = {
          JOIN businesses b ON b.business_id = e.entity_id
          WHERE e.entity_type = 'business' ORDER BY e.event_time DESC, b.rowid`,
   /** `indexes/match/businesses.ts`: the match keys and names of every business, in rowid order. */
-  matchBusinesses: `SELECT rowid, business_id, name, domain, host, linkedin_slug, country_code
+  matchBusinesses: `SELECT rowid, name, domain, host, linkedin_slug, country_code
        FROM businesses ORDER BY rowid`,
+  /** `indexes/match/businesses.ts`: the id of a matched business, and the business of an id. */
+  businessId: 'SELECT business_id FROM businesses WHERE rowid = ?',
+  businessRowid: 'SELECT rowid FROM businesses WHERE business_id = ?',
   /** `indexes/match/prospects.ts`: names and employers of every prospect, in rowid order. */
   matchProspects: 'SELECT rowid, business_rowid, full_name FROM prospects ORDER BY rowid',
   /** `indexes/match/prospects.ts`: the id of a matched prospect. */
