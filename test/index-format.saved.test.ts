@@ -10,6 +10,8 @@ import { buildIndexes } from '../src/core/warm.js';
 import { matchBusinessRows, matchProspectRows } from '../src/core/match/index.js';
 import { openEngine, type Engine } from '../src/engine.js';
 import { hashString, KeyShards } from '../src/indexes/hash/index.js';
+import type { PagedStrings } from '../src/indexes/format/strings.js';
+import { PAGE_BITS } from '../src/indexes/parted-form.js';
 import { BUSINESS_MATCH_FORM, type BusinessMatchIndex } from '../src/indexes/match/businesses.js';
 import {
   PROSPECT_MATCH_FORM,
@@ -83,7 +85,7 @@ describe('saved match indexes', () => {
       expect(p.byEmail).toBeInstanceOf(KeyShards);
       expect(t.vocab.length).toBeGreaterThan(100);
       // The saved arrays are views over one buffer holding the whole index.
-      expect(p.wordPost.buffer).toBe(p.members.buffer);
+      expect(p.memberStart.buffer).toBe(p.members.buffer);
       // Matching on the reader uses these (no notice: nothing had to be built).
       matchBusinessRows(reader, [{ name: names[0] as string }]);
       matchProspectRows(reader, [{ full_name: people[0]![0], company_name: people[0]![1] }]);
@@ -170,7 +172,7 @@ describe('saved match indexes', () => {
     const file = join(tempDir('pdb-format-lazy-'), 'lazy.db');
     copyFileSync(path, file);
     const w = open(file, false);
-    w.db.prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'match.prospects/names'`).run();
+    w.db.prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'match.prospects/wordPost'`).run();
     let built = 0;
     const good = read<ProspectMatchIndex>(open(), 'match.prospects', PROSPECT_MATCH_FORM);
     const index = w.indexes.get(
@@ -183,12 +185,12 @@ describe('saved match indexes', () => {
         PROSPECT_MATCH_FORM,
       ),
     );
-    // Opened from the saved form; the names are read (and found damaged) only when first used.
+    // Opened from the saved form; the postings are read (and found damaged) only when first used.
     expect(built).toBe(0);
     expect(index.byEmail.get('x@example.com')).toEqual(good.byEmail.get('x@example.com'));
     expect(index.byEmail.size).toBe(good.byEmail.size);
     expect(built).toBe(0);
-    expect(index.names.at(3)).toBe(good.names.at(3));
+    expect(index.wordPost[3]).toBe(good.wordPost[3]);
     expect(built).toBe(1);
   });
 
@@ -269,7 +271,9 @@ describe('saved match indexes', () => {
     const [row] = matchProspectRows(reader, [{ full_name: people[5]![0], company_name: people[5]![1] }]);
     expect(row?.prospect_id).toMatch(/^[0-9a-f]+$/);
     const index = prospectMatchIndex(reader);
-    expect('value' in Object.getOwnPropertyDescriptor(index, 'names')!).toBe(true); // read
+    // The names of the company's people: their page, not the column.
+    expect((index.names as PagedStrings).pagesRead).toBe(1);
+    expect(index.size).toBeGreaterThan(2 ** PAGE_BITS);
     // The key tables: saved in shards, none read.
     const read = () =>
       [index.byEmail, index.byPhone, index.byLinkedin].map((t) => (t as KeyShards).shardsRead);
@@ -287,11 +291,14 @@ describe('saved match indexes', () => {
     // The key tables are saved in shards: `byEmail#0`, `byEmail#1`, …
     expect([...new Set(blobs.map(([name]) => name.replace(/#\d+$/, '#')))]).toEqual([
       'match.prospects',
+      'match.prospects/business',
       'match.prospects/byEmail#',
       'match.prospects/byLinkedin#',
       'match.prospects/byPhone#',
-      'match.prospects/names',
+      'match.prospects/names#',
       'match.prospects/rowids',
+      'match.prospects/wordNear',
+      'match.prospects/wordPost',
     ]);
     expect(blobs.filter(([name]) => name.startsWith('match.prospects/byEmail#')).length).toBeGreaterThan(1);
     const someIds = reader.db

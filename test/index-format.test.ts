@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bitset } from '../src/indexes/bitset.js';
 import { alignedCopy, decodeIndex, encodeIndex } from '../src/indexes/format/container.js';
-import { StringList } from '../src/indexes/format/strings.js';
+import { PagedStrings, StringList, stringPages } from '../src/indexes/format/strings.js';
 import { Ids, NearTable } from '../src/indexes/format/tables.js';
 import { KeyIndex } from '../src/indexes/hash/index.js';
 import '../src/indexes/persist.js'; // registers the Bitset codec
@@ -163,5 +163,39 @@ describe('index container', () => {
     const parts = [bytes.subarray(0, 5), bytes.subarray(5, 30), bytes.subarray(30)];
     expect(decodeIndex(alignedCopy(parts))).toEqual({ a: Float64Array.from([1, 2, 3]) });
     expect(alignedCopy([bytes])).toBe(bytes);
+  });
+});
+
+describe('paged string columns', () => {
+  it('read every entry as the whole list does, page by page, each page through the container', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.string({ unit: 'grapheme', maxLength: 6 }), { nil: null }), { maxLength: 200 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.array(fc.integer({ min: -2, max: 210 }), { maxLength: 20 }),
+        (values, bits, probes) => {
+          const list = StringList.of(values);
+          const saved = stringPages(list, bits).map((p) => decodeIndex(encodeIndex(p)) as StringList);
+          expect(saved.length).toBe(Math.ceil(values.length / 2 ** bits));
+          const read = new Set<number>();
+          const paged = new PagedStrings(
+            list.length,
+            {
+              length: saved.length,
+              at: (i) => (read.add(i), saved[i] as StringList),
+              isRead: (i) => read.has(i),
+            },
+            bits,
+          );
+          const first = probes.find((i) => i >= 0 && i < values.length);
+          if (first !== undefined) {
+            paged.at(first);
+            expect(paged.pagesRead).toBe(1); // one entry, one page
+          }
+          for (const i of [...probes, ...values.keys()]) expect(paged.at(i)).toBe(list.at(i));
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { Facet } from './facet.js';
 import { KeyIndex, KeyShards, splitKeys, type KeyLookup } from './hash/index.js';
+import { PagedStrings, StringList, stringPages, type NullableStringColumn } from './format/strings.js';
 import type { PartList, SavedForm } from './persist.js';
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null;
@@ -46,28 +47,60 @@ export function partedForm<T extends { facets: object }>(
   };
 }
 
+/** What {@link splitForm} saves in parts. */
+export interface SplitFields {
+  /** Key tables, saved in shards by key hash (`hash/key-shards.ts`). */
+  keys?: readonly string[];
+  /** String columns, saved in pages of 2^{@link PAGE_BITS} entries ({@link PagedStrings}). */
+  columns?: readonly string[];
+}
+
+/** Entries per page of a paged column: 4,096 (a page of names is ~100 KB). */
+export const PAGE_BITS = 12;
+
 /**
- * `form` with its key tables `fields` saved in shards by key hash (`hash/key-shards.ts`), each read on
- * first access: a 50-row match by e-mail reads fifty small shards, not the whole table. The index
- * built in this process keeps its whole tables; the reopened one answers through {@link KeyShards}.
+ * `form` with its large fields saved in parts, each read on first access: key tables in shards by key
+ * hash (a 50-row match by e-mail reads fifty small shards, not the whole table) and string columns in
+ * pages by position (a match reads the pages of its candidates). The index built in this process keeps
+ * its whole fields; the reopened one answers through {@link KeyShards} and {@link PagedStrings}.
  */
-export function keyShardsForm<T>(form: SavedForm<T>, fields: readonly string[]): SavedForm<T> {
-  const lazy = Object.fromEntries(Object.entries(form.lazy ?? {}).filter(([k]) => !fields.includes(k)));
+export function splitForm<T>(form: SavedForm<T>, { keys = [], columns = [] }: SplitFields): SavedForm<T> {
+  const split = [...keys, ...columns];
+  const lazy = Object.fromEntries(Object.entries(form.lazy ?? {}).filter(([k]) => !split.includes(k)));
   return {
     save: (index) => {
-      // A copy: `form.save` may hand back the index itself, whose whole tables stay in use.
+      // A copy: `form.save` may hand back the index itself, whose whole fields stay in use.
       const tree = { ...(form.save(index) as Record<string, unknown>) };
-      for (const f of fields) tree[f] = splitKeys(tree[f] as KeyLookup);
+      for (const f of keys) tree[f] = splitKeys(tree[f] as KeyLookup);
+      const lengths: Record<string, number> = {};
+      for (const f of columns) {
+        const list = tree[f] as NullableStringColumn;
+        lengths[f] = list.length;
+        tree[f] = stringPages(list, PAGE_BITS);
+      }
+      if (columns.length > 0) tree.pagedLengths = lengths;
       return tree;
     },
     open: (tree) => {
       const t = tree as Record<string, unknown>;
-      for (const f of fields) t[f] = new KeyShards(t[f] as PartList<KeyIndex>);
+      for (const f of keys) t[f] = new KeyShards(t[f] as PartList<KeyIndex>);
+      const lengths = t.pagedLengths as Record<string, number> | undefined;
+      for (const f of columns) {
+        const length = lengths?.[f];
+        if (typeof length !== 'number') throw new Error(`${f}: saved without its length`);
+        t[f] = new PagedStrings(length, t[f] as PartList<StringList>, PAGE_BITS);
+      }
+      delete t.pagedLengths;
       return form.open(t);
     },
     lazy,
-    listed: { ...form.listed, ...Object.fromEntries(fields.map((f) => [f, isKeyIndex])) },
+    listed: {
+      ...form.listed,
+      ...Object.fromEntries(keys.map((f) => [f, isKeyIndex])),
+      ...Object.fromEntries(columns.map((f) => [f, isStringList])),
+    },
   };
 }
 
 const isKeyIndex = (v: unknown) => v instanceof KeyIndex;
+const isStringList = (v: unknown) => v instanceof StringList;

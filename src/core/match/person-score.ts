@@ -289,11 +289,6 @@ export function searchPersonName(
   query: PersonQuery,
   companies: readonly Scored[],
 ): Scored[] {
-  let s = scratch.get(index);
-  if (s === undefined) {
-    s = { stamp: new Int32Array(index.size), mask: new Uint8Array(index.size), gen: 0 };
-    scratch.set(index, s);
-  }
   const out: Scored[] = [];
   let near: (readonly [number[], number])[] | null = null;
   for (const company of companies) {
@@ -309,6 +304,13 @@ export function searchPersonName(
       continue;
     }
     near ??= query.lookups.map(([w, slot]) => [wordsNear(index, w), slot] as const);
+    // Made on the first large company: 5 bytes per prospect (25 MB at 5M), which a batch of small
+    // companies never needs.
+    let s = scratch.get(index);
+    if (s === undefined) {
+      s = { stamp: new Int32Array(index.size), mask: new Uint8Array(index.size), gen: 0 };
+      scratch.set(index, s);
+    }
     s.gen = (s.gen + 1) | 0;
     if (s.gen === 0) {
       s.stamp.fill(0);

@@ -83,6 +83,15 @@ export class StringList<N extends null = null> implements NullableStringColumn {
     return this.units.byteLength + this.offsets.byteLength + this.nulls.byteLength;
   }
 
+  /** Entries `[from, to)` as a list of their own (the arrays copied, offsets from 0). */
+  slice(from: number, to: number): StringList<N> {
+    const start = this.offsets[from] as number;
+    const offsets = this.offsets.slice(from, to + 1);
+    for (let i = 0; i < offsets.length; i++) offsets[i] = (offsets[i] as number) - start;
+    const nulls = this.nulls.length === 0 ? this.nulls : this.nulls.slice(from, to);
+    return new StringList<N>(this.units.slice(start, this.offsets[to] as number), offsets, nulls);
+  }
+
   toSections(): { units: Uint8Array | Uint16Array; offsets: Uint32Array; nulls: Uint8Array } {
     return { units: this.units, offsets: this.offsets, nulls: this.nulls };
   }
@@ -122,3 +131,54 @@ registerCodec({
   toTree: (v) => v.toSections(),
   fromTree: (t) => StringList.fromSections(t as Record<string, unknown>),
 });
+
+/** Pages read as they are asked for (a saved field's parts, see `SavedForm.listed` in `persist.ts`). */
+export interface Pages<T> {
+  readonly length: number;
+  at(i: number): T;
+  isRead(i: number): boolean;
+}
+
+/**
+ * A string column cut in pages of 2^`bits` entries, each read on first access: a first match that
+ * reads the names of a few hundred candidates reads their pages, not the column (83 MB of prospect
+ * names at 5M). Saved by {@link stringPages}.
+ */
+export class PagedStrings implements NullableStringColumn {
+  private readonly mask: number;
+
+  constructor(
+    readonly length: number,
+    private readonly pages: Pages<StringList>,
+    private readonly bits: number,
+  ) {
+    this.mask = 2 ** bits - 1;
+  }
+
+  at(i: number): string | null | undefined {
+    if (!(i >= 0 && i < this.length)) return undefined;
+    return this.pages.at(i >>> this.bits).at(i & this.mask);
+  }
+
+  /** How many pages are in memory (read so far). */
+  get pagesRead(): number {
+    let n = 0;
+    for (let p = 0; p < this.pages.length; p++) if (this.pages.isRead(p)) n++;
+    return n;
+  }
+}
+
+/** `column` cut in pages of 2^`bits` entries (the last one shorter), for {@link PagedStrings}. */
+export function stringPages(column: NullableStringColumn, bits: number): StringList[] {
+  const size = 2 ** bits;
+  const out: StringList[] = [];
+  for (let from = 0; from < column.length; from += size) {
+    const to = Math.min(column.length, from + size);
+    out.push(
+      column instanceof StringList
+        ? column.slice(from, to)
+        : StringList.of(Array.from({ length: to - from }, (_, i) => column.at(from + i))),
+    );
+  }
+  return out;
+}

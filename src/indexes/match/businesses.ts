@@ -11,7 +11,7 @@ import { companyFullKey, companyMatchName } from '../../normalise/index.js';
 import type { KeyIndex} from '../hash/index.js';
 import { KeyIndexBuilder, type KeyLookup } from '../hash/index.js';
 import { StringList, type NullableStringColumn, type StringColumn } from '../format/strings.js';
-import { keyShardsForm } from '../parted-form.js';
+import { splitForm } from '../parted-form.js';
 import { savedIndex, type SavedForm } from '../persist.js';
 import type { Db } from '../../store/db.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
@@ -117,7 +117,7 @@ const isList = (v: unknown) => v instanceof StringList;
  * Saved as built, the columns read on first use (a name match never reads the domain tables, an
  * exact-key match never the names) and the key tables in shards by key hash, each read on first use.
  */
-export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = keyShardsForm(
+export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = splitForm(
   {
     save: (index) => index,
     open: (tree) => {
@@ -136,7 +136,7 @@ export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = keyShardsForm(
       countries: isList,
     },
   },
-  ['byDomain', 'byHost', 'byLinkedin', 'byFullName', 'byNameKey'],
+  { keys: ['byDomain', 'byHost', 'byLinkedin', 'byFullName', 'byNameKey'] },
 );
 
 const idStatement = preparedOnce((db: Db) => db.prepare(SCAN_SQL.businessId).pluck());

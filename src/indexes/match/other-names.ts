@@ -13,7 +13,7 @@
 import type { Context } from '../../runtime/context.js';
 import { companyMatchName } from '../../normalise/index.js';
 import { KeyIndexBuilder, type KeyLookup } from '../hash/index.js';
-import { keyShardsForm } from '../parted-form.js';
+import { splitForm } from '../parted-form.js';
 import { StringList, type StringColumn } from '../format/strings.js';
 import { savedIndex, type SavedForm } from '../persist.js';
 import { OTHER_NAMES_SCAN } from '../../store/sql/scans.js';
@@ -78,7 +78,7 @@ function build(engine: Context): OtherNameIndex {
 const isList = (v: unknown) => v instanceof StringList;
 
 /** Saved as built; the columns and the key table (in shards) are read on first use. */
-export const OTHER_NAME_FORM: SavedForm<OtherNameIndex> = keyShardsForm(
+export const OTHER_NAME_FORM: SavedForm<OtherNameIndex> = splitForm(
   {
     save: (index) => index,
     open: (tree) => {
@@ -93,7 +93,7 @@ export const OTHER_NAME_FORM: SavedForm<OtherNameIndex> = keyShardsForm(
       forms: isList,
     },
   },
-  ['byNameKey'],
+  { keys: ['byNameKey'] },
 );
 
 const OTHER_NAMES = savedIndex('match.businesses.otherNames', build, OTHER_NAME_FORM);

@@ -10,7 +10,7 @@
 import type { Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
 import { KeyIndexBuilder, type KeyLookup } from '../hash/index.js';
-import { keyShardsForm } from '../parted-form.js';
+import { splitForm } from '../parted-form.js';
 import { StringList, type StringColumn } from '../format/strings.js';
 import { Ids, NearTable } from '../format/tables.js';
 import { savedIndex, savedOnly, type SavedForm } from '../persist.js';
@@ -169,11 +169,15 @@ function build(engine: Context): ProspectMatchIndex {
   };
 }
 
+const isInts = (v: unknown) => v instanceof Int32Array;
+
 /**
- * Saved as it is; the names and the key tables (in shards by key hash) are read on first use: a name
- * match never reads the e-mail, phone and profile tables, a match by e-mail reads a shard per row.
+ * Saved as it is, the large fields read on first use: the key tables in shards by key hash (a name
+ * match never reads them, a match by e-mail reads a shard per row), the names in pages by position (a
+ * name match reads the pages of the companies' people), the employers and the word postings apart (a
+ * batch of small companies never reads them).
  */
-export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = keyShardsForm(
+export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = splitForm(
   {
     save: (index) => index,
     open: (tree) => {
@@ -181,19 +185,22 @@ export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = keyShardsForm(
       if (
         typeof t.size !== 'number' ||
         !(t.wordId instanceof Ids) ||
-        !(t.wordNear instanceof NearTable) ||
-        !(t.business instanceof Int32Array) ||
-        t.business.length !== t.size
+        !(t.memberStart instanceof Int32Array) ||
+        !(t.members instanceof Int32Array) ||
+        !(t.wordStart instanceof Int32Array) ||
+        t.wordStart.length !== t.wordId.length + 1
       )
         throw new Error('match.prospects: saved form of another shape');
       return t;
     },
     lazy: {
-      rowids: (v) => v instanceof Int32Array,
-      names: (v) => v instanceof StringList,
+      rowids: isInts,
+      business: isInts,
+      wordPost: isInts,
+      wordNear: (v) => v instanceof NearTable,
     },
   },
-  ['byEmail', 'byPhone', 'byLinkedin'],
+  { keys: ['byEmail', 'byPhone', 'byLinkedin'], columns: ['names'] },
 );
 
 /** The prospect match index of `engine`'s current data. */
