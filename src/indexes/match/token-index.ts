@@ -171,41 +171,62 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
 
 type Saved = Omit<TokenIndex, 'vocabId' | 'nearMemo' | 'scratch'>;
 
-/** A token index from its saved part, with an empty memo and fresh scratch space. */
+/**
+ * A token index from its saved part, with an empty memo and fresh scratch space. The saved part is
+ * extended in place, not spread: its fields stored apart are read when first used, not here.
+ */
 function withScratch(index: Saved): TokenIndex {
-  return {
-    ...index,
-    vocabId: index.vocab as Ids,
-    nearMemo: new Map(),
+  return Object.defineProperties(index, {
+    vocabId: { value: index.vocab as Ids, enumerable: true },
+    nearMemo: { value: new Map(), enumerable: true },
     scratch: {
-      mask: new Int32Array(index.vocab.length),
-      stamp: new Int32Array(index.size),
-      tokenStamp: new Int32Array(index.size),
-      count: new Uint8Array(index.size),
-      epoch: 0,
-      tokenEpoch: 0,
+      enumerable: true,
+      value: {
+        mask: new Int32Array(index.vocab.length),
+        stamp: new Int32Array(index.size),
+        tokenStamp: new Int32Array(index.size),
+        count: new Uint8Array(index.size),
+        epoch: 0,
+        tokenEpoch: 0,
+      },
     },
-  };
+  }) as TokenIndex;
 }
+
+const isInts = (v: unknown) => v instanceof Int32Array;
 
 /**
  * The saved form of a token index: everything but the query-time memo, the scratch space and `vocabId`
- * (the vocabulary table read the other way).
+ * (the vocabulary table read the other way). The per-document arrays, the postings and the pair,
+ * spacing and two-deletion tables are stored apart and read on first use: a name query found by exact
+ * tokens never reads the typo or spacing tables (at 1M names they are 64 MB in all).
  */
 export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = {
   save: ({ vocabId: _v, nearMemo: _m, scratch: _s, ...saved }) => saved,
   open: (tree) => {
     const t = tree as Saved;
     if (
+      typeof t.size !== 'number' ||
       !(t.vocab instanceof Ids) ||
       !(t.deletes instanceof NearTable) ||
-      !(t.deletes2 instanceof NearTable) ||
-      !(t.docStart instanceof Int32Array) ||
-      t.docStart.length !== t.size + 1 ||
+      !(t.postStart instanceof Int32Array) ||
+      t.postStart.length !== t.vocab.length + 1 ||
       t.sortedVocab.length !== t.vocab.length
     )
       throw new Error('token index: saved form of another shape');
     return withScratch(t);
+  },
+  lazy: {
+    post: isInts,
+    docStart: isInts,
+    docTok: isInts,
+    docWords: (v) => v instanceof Uint8Array,
+    docJoined: (v) => v instanceof Uint16Array,
+    docHead: isInts,
+    docTail: isInts,
+    pairs: (v) => typeof v === 'object' && v !== null,
+    deletes2: (v) => v instanceof NearTable,
+    spacing: (v) => typeof v === 'object' && v !== null,
   },
 };
 
