@@ -422,4 +422,20 @@ describe('saved match indexes', () => {
     }
     expect(built).toBe(1);
   });
+
+  it('leave no part a build cannot read once every index is saved again', () => {
+    const file = join(tempDir('pdb-format-orphans-'), 'orphans.db');
+    copyFileSync(path, file);
+    const w = open(file, false);
+    // A part an older format saved under a name this one never writes (an unsharded key table).
+    w.db
+      .prepare(
+        `INSERT INTO index_cache (name, part, stamp, data) VALUES ('match.prospects/byEmail', 0, '9:x', x'00')`,
+      )
+      .run();
+    const names = () => w.db.prepare('SELECT name FROM index_cache ORDER BY name, part').pluck().all();
+    const before = names();
+    buildIndexes(w);
+    expect(names()).toEqual(before.filter((n) => n !== 'match.prospects/byEmail'));
+  });
 });

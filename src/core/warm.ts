@@ -8,7 +8,7 @@ import { businessEventIndex } from '../indexes/events.js';
 import { businessInitialsIndex, businessMatchIndex, businessNameIndex } from '../indexes/match/businesses.js';
 import { otherNameIndex, otherNameTokens } from '../indexes/match/other-names.js';
 import { prospectMatchIndex } from '../indexes/match/prospects.js';
-import { buildingIndexes, saveIndexBytes } from '../indexes/persist.js';
+import { buildingIndexes, dropStaleIndexes, saveIndexBytes } from '../indexes/persist.js';
 import { prospectIndex } from '../indexes/prospects.js';
 import type { Context } from '../runtime/context.js';
 import { AUTOCOMPLETE_FIELDS } from '../schemas/enums.js';
@@ -34,6 +34,7 @@ export function buildIndexes(engine: Context): number {
     for (const step of lanesFor(1)[0]!) INDEX_STEPS[step]!(engine);
   });
   cursorSecret(engine);
+  dropStaleIndexes(engine);
   return performance.now() - started;
 }
 
@@ -98,6 +99,7 @@ export async function buildIndexesThreaded(
     });
   }
   cursorSecret(engine);
+  dropStaleIndexes(engine);
   return performance.now() - started;
 }
 

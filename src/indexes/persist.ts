@@ -288,6 +288,21 @@ function readSaved(db: Db, name: string, stamp: string, fallback?: LazyFallback)
   }
 }
 
+/**
+ * Drops the saved parts no build can read any more (saved for another format, V8, data version or
+ * snapshot), after every index was built and saved: a format that renames or splits a part would
+ * otherwise leave the old one in the file for good. Returns how many parts went.
+ */
+export function dropStaleIndexes(engine: Context): number {
+  if (engine.path === ':memory:' || engine.settings.readonly) return 0;
+  if (!engine.db.prepare(INDEX_CACHE_SQL.exists).get()) return 0;
+  try {
+    return engine.db.prepare(INDEX_CACHE_SQL.dropStale).run(stampOf(engine.db)).changes;
+  } catch {
+    return 0; // a busy file keeps them: they are never read
+  }
+}
+
 /** Where the indexes built on a database go instead of its file (see {@link sendingIndexes}). */
 const sinks = new WeakMap<Db, IndexSink>();
 

@@ -21,5 +21,6 @@ export const INDEX_CACHE_SQL = {
     'SELECT name, part, stamp FROM index_cache WHERE name = ? OR (name > ? AND name < ?) ORDER BY name, part',
   data: 'SELECT data FROM index_cache WHERE name = ? ORDER BY part',
   remove: 'DELETE FROM index_cache WHERE name = ?',
+  dropStale: 'DELETE FROM index_cache WHERE stamp <> ?',
   insert: 'INSERT INTO index_cache (name, part, stamp, data) VALUES (?, ?, ?, ?)',
 } as const;
