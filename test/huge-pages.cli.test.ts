@@ -199,7 +199,7 @@ describe.skipIf(!canRestart)('prospectdb restarted with huge pages', () => {
     ]);
     expect(lines(envWith('0'))).toEqual(['huge pages      off: PROSPECTDB_HUGE_PAGES=0']);
     expect(lines(envWith('1'))).toEqual([
-      'huge pages      on: commands that read the indexes restart node with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (PROSPECTDB_HUGE_PAGES=0 turns it off)',
+      'huge pages      on for serve, mcp, match, export, request: restarted with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (PROSPECTDB_HUGE_PAGES=0 turns it off)',
     ]);
   });
 

@@ -8,7 +8,7 @@ import {
   dbOption,
   describeHugePages,
   glibcHasHugetlb,
-  HUGE_PAGES_MIN_BYTES,
+  INDEX_READING_COMMANDS,
   hugePagesPlan,
   selectedMode,
   type HostFacts,
@@ -16,6 +16,8 @@ import {
 } from '../src/cli/huge-pages.js';
 
 const BIG = 362 << 20;
+const SERVE_MIN = INDEX_READING_COMMANDS.get('serve')!;
+const REQUEST_MIN = INDEX_READING_COMMANDS.get('request')!;
 
 interface Host {
   platform?: NodeJS.Platform;
@@ -70,15 +72,39 @@ describe('hugePagesPlan', () => {
       '--db=FILE',
       'request',
       ['GET', '/v2/x', '--db=big.db'],
-      {},
+      { size: 5 * 2 ** 30 },
       restart('glibc.malloc.hugetlb=1'),
       ['size big.db', 'thp', 'glibc'],
+    ],
+    [
+      'request: exactly 4 GB',
+      'request',
+      ['GET', '/v2/x', '--db', 'a.db'],
+      { size: REQUEST_MIN },
+      restart('glibc.malloc.hugetlb=1'),
+      ['size a.db', 'thp', 'glibc'],
+    ],
+    [
+      'request: one answer from a file below 4 GB',
+      'request',
+      ['GET', '/v2/x', '--db', 'a.db'],
+      { size: REQUEST_MIN - 1 },
+      no('small-file'),
+      ['size a.db'],
+    ],
+    [
+      'request, forced',
+      'request',
+      ['GET', '/v2/x', '--db', 'a.db'],
+      { env: { PROSPECTDB_HUGE_PAGES: '1' } },
+      restart('glibc.malloc.hugetlb=1'),
+      ['thp', 'glibc'],
     ],
     [
       'exactly 256 MB',
       'match',
       ['--db', 'a.db'],
-      { size: HUGE_PAGES_MIN_BYTES },
+      { size: SERVE_MIN },
       restart('glibc.malloc.hugetlb=1'),
       ['size a.db', 'thp', 'glibc'],
     ],
@@ -147,14 +173,7 @@ describe('hugePagesPlan', () => {
       no('small-file'),
       ['size a.db'],
     ],
-    [
-      'a small file',
-      'serve',
-      ['--db', 'a.db'],
-      { size: HUGE_PAGES_MIN_BYTES - 1 },
-      no('small-file'),
-      ['size a.db'],
-    ],
+    ['a small file', 'serve', ['--db', 'a.db'], { size: SERVE_MIN - 1 }, no('small-file'), ['size a.db']],
     ['a missing file', 'serve', ['--db', 'a.db'], { size: undefined }, no('small-file'), ['size a.db']],
     ['THP always', 'serve', ['--db', 'a.db'], { thp: 'always' }, no('thp-always'), ['size a.db', 'thp']],
     ['THP never', 'serve', ['--db', 'a.db'], { thp: 'never' }, no('thp-unavailable'), ['size a.db', 'thp']],
@@ -304,7 +323,10 @@ describe('describeHugePages (prospectdb info)', () => {
   it('says what the commands that read the indexes do for the file', () => {
     const line = (host: Host) => describeHugePages('a.db', facts(host).facts);
     expect(line({})).toBe(
-      'on: commands that read the indexes restart node with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (PROSPECTDB_HUGE_PAGES=0 turns it off)',
+      'on for serve, mcp, match, export: restarted with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (PROSPECTDB_HUGE_PAGES=0 turns it off)',
+    );
+    expect(line({ size: REQUEST_MIN })).toBe(
+      'on for serve, mcp, match, export, request: restarted with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (PROSPECTDB_HUGE_PAGES=0 turns it off)',
     );
     // In the restarted process too (info itself is never restarted, but may run under a restarted one).
     expect(line({ env: { PROSPECTDB_HUGE_PAGES_RESTARTED: '1' } })).toBe(line({}));

@@ -23,20 +23,21 @@ export const RESTARTED_ENV = 'PROSPECTDB_HUGE_PAGES_RESTARTED';
 /** The glibc tunable; `GLIBC_TUNABLES` holds `name=value` pairs joined with ':'. */
 export const HUGETLB_TUNABLE = 'glibc.malloc.hugetlb';
 
-/** Files below this gain less than the ~50 ms a second node start costs. */
-export const HUGE_PAGES_MIN_BYTES = 256 << 20;
-
 /**
- * The commands that open a database and read its saved indexes on their first query. Not `index` and
- * `load` (they build indexes rather than read them), nor `info`, `keys`, `credits`, `events`,
+ * The commands that open a database and read its saved indexes, and the smallest file each restarts
+ * for: the child's start (a second node start, 0.1–0.25 s on a busy 2-core VM) must pay for itself.
+ * `serve` reads every index before it listens (at 1M prospects, a 2.4 GB file, it listens 2 s sooner),
+ * `mcp` and `match` read many over a session or a batch, `export` its search facets; `request` reads
+ * only what one answer needs, which at 1M prospects gains no more than the start costs. Not `index`
+ * and `load` (they build indexes rather than read them), nor `info`, `keys`, `credits`, `events`,
  * `migrate` (they read no index), nor `demo` (its file is small).
  */
-export const INDEX_READING_COMMANDS: ReadonlySet<string> = new Set([
-  'serve',
-  'mcp',
-  'request',
-  'match',
-  'export',
+export const INDEX_READING_COMMANDS: ReadonlyMap<string, number> = new Map([
+  ['serve', 256 << 20],
+  ['mcp', 256 << 20],
+  ['match', 256 << 20],
+  ['export', 256 << 20],
+  ['request', 4 * 2 ** 30],
 ]);
 
 /** What the decision may need to know about the host; the functions are called at most once, lazily. */
@@ -60,7 +61,7 @@ export type NoRestart =
   | 'command' // the command reads no saved index
   | 'no-db' // no --db option (the command prints its usage)
   | 'tunable-set' // GLIBC_TUNABLES already sets glibc.malloc.hugetlb
-  | 'small-file' // below HUGE_PAGES_MIN_BYTES, or no such file
+  | 'small-file' // below the command's size in INDEX_READING_COMMANDS, or no such file
   | 'thp-always' // every large allocation gets huge pages already
   | 'thp-unavailable' // transparent huge pages `never`, or not readable
   | 'old-glibc'; // not glibc, or older than 2.35
@@ -102,13 +103,14 @@ export function hugePagesPlan(command: string, args: readonly string[], host: Ho
   const wanted = env[HUGE_PAGES_ENV];
   if (wanted === '0') return no('turned-off');
   if (host.platform !== 'linux') return no('not-linux');
-  if (!INDEX_READING_COMMANDS.has(command)) return no('command');
+  const minBytes = INDEX_READING_COMMANDS.get(command);
+  if (minBytes === undefined) return no('command');
   const db = dbOption(args);
   if (db === undefined) return no('no-db');
   const tunables = env.GLIBC_TUNABLES ?? '';
   const list = tunables.split(':').filter((t) => t !== '');
   if (list.some((t) => t.startsWith(`${HUGETLB_TUNABLE}=`))) return no('tunable-set');
-  if (wanted !== '1' && !((host.fileSize(db) ?? 0) >= HUGE_PAGES_MIN_BYTES)) return no('small-file');
+  if (wanted !== '1' && !((host.fileSize(db) ?? 0) >= minBytes)) return no('small-file');
   const mode = host.thpMode();
   if (mode === 'always') return no('thp-always');
   if (mode !== 'madvise') return no('thp-unavailable');
@@ -150,18 +152,35 @@ export function hostFacts(env: NodeJS.ProcessEnv = process.env): HostFacts {
   };
 }
 
+/** `256 MB`, `4 GB`. */
+const size = (bytes: number) => (bytes >= 1 << 30 ? `${bytes / 2 ** 30} GB` : `${bytes / 2 ** 20} MB`);
+
 /**
  * One line on whether huge pages speed up reading the saved indexes of the file at `db` (for
- * `prospectdb info`): `on, …` or `off: why`.
+ * `prospectdb info`): `on for serve, …` or `off: why`.
  */
 export function describeHugePages(db: string, host: HostFacts): string {
-  const plan = hugePagesPlan('serve', ['--db', db], {
+  // Read once for all the commands asked about.
+  const once = <T>(read: () => T) => {
+    let value: { v: T } | undefined;
+    return () => (value ??= { v: read() }).v;
+  };
+  const fileSize = once(() => host.fileSize(db));
+  const facts: HostFacts = {
     ...host,
     env: { ...host.env, [RESTARTED_ENV]: undefined },
-  });
-  if (plan.restart)
-    return `on: commands that read the indexes restart node with GLIBC_TUNABLES=${plan.env.GLIBC_TUNABLES} (${HUGE_PAGES_ENV}=0 turns it off)`;
-  switch (plan.reason) {
+    fileSize,
+    thpMode: once(() => host.thpMode()),
+    glibcVersion: once(() => host.glibcVersion()),
+  };
+  const plans = [...INDEX_READING_COMMANDS.keys()].map(
+    (c) => [c, hugePagesPlan(c, ['--db', db], facts)] as const,
+  );
+  const on = plans.filter(([, plan]) => plan.restart).map(([c]) => c);
+  const first = plans.find(([, plan]) => plan.restart)?.[1] ?? plans[0]![1];
+  if (first.restart)
+    return `on for ${on.join(', ')}: restarted with GLIBC_TUNABLES=${first.env.GLIBC_TUNABLES} (${HUGE_PAGES_ENV}=0 turns it off)`;
+  switch (first.reason) {
     case 'tunable-set':
       return `as GLIBC_TUNABLES sets it (${host.env.GLIBC_TUNABLES})`;
     case 'thp-always':
@@ -170,13 +189,15 @@ export function describeHugePages(db: string, host: HostFacts): string {
       return `off: ${HUGE_PAGES_ENV}=0`;
     case 'not-linux':
       return 'off: Linux only';
-    case 'small-file':
-      return `off: the file is below ${HUGE_PAGES_MIN_BYTES >> 20} MB (${HUGE_PAGES_ENV}=1 turns it on)`;
+    case 'small-file': {
+      const least = Math.min(...INDEX_READING_COMMANDS.values());
+      return `off: the file is below ${size(least)} (${HUGE_PAGES_ENV}=1 turns it on)`;
+    }
     case 'thp-unavailable':
       return 'off: transparent huge pages are not available (/sys/kernel/mm/transparent_hugepage/enabled)';
     case 'old-glibc':
       return 'off: needs glibc 2.35 or later';
     default:
-      return `off (${plan.reason})`;
+      return `off (${first.reason})`;
   }
 }
