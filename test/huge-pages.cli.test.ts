@@ -7,7 +7,8 @@
  * Only where the restart can work (Linux, glibc 2.35+, transparent huge pages in madvise mode).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hostFacts, hugePagesPlan } from '../src/cli/huge-pages.js';
@@ -53,6 +54,21 @@ const stable = (text: string) =>
 function childrenOf(pid: number): number[] {
   const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
   return text === '' ? [] : text.split(' ').map(Number);
+}
+
+/** The processes running `prospectdb <command> … --db <this file's database>`. */
+function commandProcesses(command: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return argv.includes(BUILT_CLI) && argv.includes(command) && argv.includes(db);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** The environment of process `pid`, as `NAME=value` lines. */
@@ -175,15 +191,68 @@ describe.skipIf(!canRestart)('prospectdb restarted with huge pages', () => {
     }
   });
 
-  it('ends the parent by the signal that ended the child', async () => {
+  /** `request … -` restarted, waiting for its stdin, and its child once the child runs node. */
+  async function waitingRequest() {
     const proc = spawn(process.execPath, [BUILT_CLI, ...request('-')], {
       env: envWith('1'),
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     const exited = exitOf(proc);
     const child = await until(() => childrenOf(proc.pid!)[0]);
+    // Following its parent's signals: it catches SIGTERM (SigCgt, a mask of signal numbers - 1).
+    await until(() => (catches(child, 'SIGTERM') ? true : undefined), 'the child to catch SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    return { proc, child, exited };
+  }
+  const catches = (pid: number, signal: NodeJS.Signals) => {
+    const mask = /SigCgt:\s*([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0';
+    return (BigInt(`0x${mask}`) >> BigInt(constants.signals[signal] - 1)) & 1n ? true : false;
+  };
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('ends the parent by the signal that ended the child', async () => {
+    const { child, exited } = await waitingRequest();
     process.kill(child, 'SIGKILL');
     expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('ends both on a signal sent to the parent that the command does not handle', async () => {
+    for (const signal of ['SIGTERM', 'SIGUSR2', 'SIGINT'] as const) {
+      const { proc, child, exited } = await waitingRequest();
+      proc.kill(signal);
+      expect(await exited).toEqual({ code: null, signal });
+      expect(alive(child)).toBe(false);
+    }
+  });
+
+  it('ends both on a signal that reaches the parent while the child starts', async () => {
+    for (const delay of [0, 50, 150]) {
+      const proc = spawn(process.execPath, [BUILT_CLI, ...request('-')], {
+        env: envWith('1'),
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      const exited = exitOf(proc);
+      await new Promise((r) => setTimeout(r, delay));
+      proc.kill('SIGTERM');
+      expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+      // No process of this command is left (a child left behind would wait for its stdin).
+      await new Promise((r) => setTimeout(r, 200));
+      expect(commandProcesses('request')).toEqual([]);
+    }
+  });
+
+  it('ends the child when the parent is killed', async () => {
+    const { proc, child, exited } = await waitingRequest();
+    proc.kill('SIGKILL');
+    await exited;
+    await until(() => (alive(child) ? undefined : true), 'the child to end');
   });
 
   it('says in prospectdb info whether huge pages are on for the file', () => {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** `prospectdb <command> …`: one module per command, loaded on demand so start-up stays fast. */
+import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { isEngineError } from '../errors.js';
 
@@ -158,14 +159,16 @@ async function main(argv: string[]): Promise<number> {
 
 /**
  * The signals the restarted child gets from its parent (`huge-pages.ts`): the stop and swap signals the
- * commands handle (SIGINT, SIGTERM, SIGHUP), and SIGUSR2, so that either signal ends both processes as it
- * ended one before.
+ * commands handle (SIGINT, SIGTERM, SIGHUP), and SIGUSR2, which ends a node process that does not
+ * listen for it: sent to the PID its user sees, it ends both processes, as it ended the one before.
  */
 const RELAYED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGUSR2'] as const;
 type RelayedSignal = (typeof RELAYED_SIGNALS)[number];
 
 /** The message that carries a signal from the parent to the restarted child. */
 const SIGNAL_MESSAGE = 'prospectdb:signal';
+/** The message by which the restarted child says it follows the parent's signal messages. */
+const FOLLOWS_MESSAGE = 'prospectdb:follows';
 
 /**
  * Runs this command again in a child node process with `env` added (the glibc tunable for huge pages),
@@ -178,21 +181,33 @@ const SIGNAL_MESSAGE = 'prospectdb:signal';
  */
 async function restart(env: Record<string, string>): Promise<number | undefined> {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+  // Listening before the child exists: a signal that arrives while it starts is not the default kill
+  // of this process alone. Until the child says it follows (`followParentSignals`), a signal goes to
+  // it as a signal, which ends it as it would have ended this process.
+  const early: RelayedSignal[] = [];
+  let follows = false;
+  let child: ChildProcess | undefined = undefined;
+  const relay = (signal: RelayedSignal) => {
+    if (!child) early.push(signal);
+    else if (!follows || !child.connected) child.kill(signal);
+    else child.send({ [SIGNAL_MESSAGE]: signal }, (e) => e && child?.kill(signal));
+  };
+  for (const signal of RELAYED_SIGNALS) process.on(signal, relay);
+  child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
   });
-  const relay = (signal: RelayedSignal) => {
-    if (!child.connected) child.kill(signal);
-    else child.send({ [SIGNAL_MESSAGE]: signal }, (e) => e && child.kill(signal));
-  };
-  for (const signal of RELAYED_SIGNALS) process.on(signal, relay);
+  child.on('message', (message: unknown) => {
+    if ((message as Record<string, unknown> | null)?.[FOLLOWS_MESSAGE] === true) follows = true;
+  });
+  for (const signal of early.splice(0)) relay(signal);
   return new Promise((resolve) => {
     const done = (code: number | undefined) => {
       for (const signal of RELAYED_SIGNALS) process.off(signal, relay);
       resolve(code);
     };
-    child.once('error', () => done(undefined));
+    // A spawn that failed has no pid; a later error (a signal that could not be sent) changes nothing.
+    child.on('error', () => child.pid === undefined && done(undefined));
     child.once('exit', (code, signal) => {
       if (signal === null) return done(code ?? 1);
       for (const s of RELAYED_SIGNALS) process.off(s, relay);
@@ -250,6 +265,8 @@ function followParentSignals(): void {
   });
   // The parent outlives the child, unless something killed it (SIGKILL): stop as a SIGTERM stops.
   process.on('disconnect', () => raise('SIGTERM'));
+  if (!process.connected) raise('SIGTERM');
+  else process.send!({ [FOLLOWS_MESSAGE]: true });
   // Neither the channel nor these listeners keep the process running.
   channel.unref();
 }
