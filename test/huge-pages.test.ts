@@ -333,7 +333,10 @@ describe('describeHugePages (prospectdb info)', () => {
     expect(line({ size: 1 })).toBe('off: the file is below 256 MB (PROSPECTDB_HUGE_PAGES=1 turns it on)');
     expect(line({ env: { PROSPECTDB_HUGE_PAGES: '0' } })).toBe('off: PROSPECTDB_HUGE_PAGES=0');
     expect(line({ env: { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' } })).toBe(
-      'as GLIBC_TUNABLES sets it (glibc.malloc.hugetlb=0)',
+      'off: GLIBC_TUNABLES sets glibc.malloc.hugetlb=0',
+    );
+    expect(line({ env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1' } })).toBe(
+      'on: GLIBC_TUNABLES sets glibc.malloc.hugetlb=1',
     );
     expect(line({ thp: 'always' })).toBe('on: transparent huge pages are always on here');
     expect(line({ thp: 'never' })).toBe(

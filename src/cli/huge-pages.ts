@@ -181,8 +181,12 @@ export function describeHugePages(db: string, host: HostFacts): string {
   if (first.restart)
     return `on for ${on.join(', ')}: restarted with GLIBC_TUNABLES=${first.env.GLIBC_TUNABLES} (${HUGE_PAGES_ENV}=0 turns it off)`;
   switch (first.reason) {
-    case 'tunable-set':
-      return `as GLIBC_TUNABLES sets it (${host.env.GLIBC_TUNABLES})`;
+    case 'tunable-set': {
+      const set = (host.env.GLIBC_TUNABLES ?? '')
+        .split(':')
+        .filter((t) => t.startsWith(`${HUGETLB_TUNABLE}=`));
+      return `${set.at(-1) === `${HUGETLB_TUNABLE}=0` ? 'off' : 'on'}: GLIBC_TUNABLES sets ${set.at(-1)}`;
+    }
     case 'thp-always':
       return 'on: transparent huge pages are always on here';
     case 'turned-off':
