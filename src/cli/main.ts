@@ -133,16 +133,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(`prospectdb: unknown command '${name}'\n\n${usage()}`);
     return 2;
   }
-  const hugePages = await import('./huge-pages.js');
-  if (process.env[hugePages.RESTARTED_ENV]) {
-    delete process.env[hugePages.RESTARTED_ENV];
-    followParentSignals();
-  } else {
-    const plan = hugePages.hugePagesPlan(name, rest, hugePages.hostFacts());
-    if (plan.restart) {
-      const code = await restart(plan.env);
-      if (code !== undefined) return code;
-    }
+  // Huge pages (Linux only) speed up the commands that read a database's saved indexes (`--db FILE`).
+  if (process.platform === 'linux' && rest.some((a) => a === '--db' || a.startsWith('--db='))) {
+    const code = await withHugePages(name, rest);
+    if (code !== undefined) return code;
   }
   if (!command.engine) return (await command.load()).run(rest);
   const { STATE_ENV, STATE_HELP, takeStateOption } = await import('./state-option.js');
@@ -155,6 +149,22 @@ async function main(argv: string[]): Promise<number> {
   const code = await (await command.load()).run(taken.args);
   if (taken.args.includes('--help') || taken.args.includes('-h')) console.error(`\n${STATE_HELP}`);
   return code;
+}
+
+/**
+ * Runs the command again in a child process with huge pages when that pays (`huge-pages.ts`) and
+ * resolves with its exit code; in that child, follows the parent's signals. Undefined: run it here.
+ */
+async function withHugePages(name: string, rest: string[]): Promise<number | undefined> {
+  const hugePages = await import('./huge-pages.js');
+  if (process.env[hugePages.RESTARTED_ENV]) {
+    // Not seen by the processes this one starts (the workers of `serve --workers N`).
+    delete process.env[hugePages.RESTARTED_ENV];
+    followParentSignals();
+    return undefined;
+  }
+  const plan = hugePages.hugePagesPlan(name, rest, hugePages.hostFacts());
+  return plan.restart ? restart(plan.env) : undefined;
 }
 
 /**
