@@ -35,6 +35,7 @@ const INTEGRATION = [
   'test/demo.test.ts',
   'test/docs.test.ts',
   'test/http.test.ts',
+  'test/huge-pages.cli.test.ts',
   'test/mcp.stdio.test.ts',
   'test/migrate.test.ts',
   'test/package.test.ts',

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openEngine } from '../../engine.js';
+import { describeHugePages, hostFacts } from '../huge-pages.js';
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -33,6 +34,8 @@ export async function run(argv: string[]): Promise<number> {
       console.log(`businesses      ${info.counts.businesses.toLocaleString('en-US')}`);
       console.log(`prospects       ${info.counts.prospects.toLocaleString('en-US')}`);
       console.log(`events          ${info.counts.events.toLocaleString('en-US')}`);
+      // What `serve`, `request`, … do for this file (`huge-pages.ts`).
+      console.log(`huge pages      ${describeHugePages(values.db, hostFacts())}`);
     }
     return 0;
   } finally {
