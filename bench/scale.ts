@@ -68,6 +68,7 @@ const { values } = parseArgs({
     dist: { type: 'string' },
     before: { type: 'string' },
     'first-only': { type: 'boolean', default: false },
+    'huge-pages': { type: 'boolean', default: false },
   },
 });
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -96,9 +97,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   });
 
 /** Runs `node ARGS` and resolves with its stderr (progress bars included) and exit code. */
-function node(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+function node(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; stderr: string; stdout: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -307,8 +311,8 @@ interface ChildRun {
   openMs: number;
   answers: Answer[];
 }
-async function child(kinds: readonly Kind[], dist = DIST): Promise<ChildRun> {
-  const r = await node([childFile, pathToFileURL(dist).href, db, kinds.join(','), requestFile]);
+async function child(kinds: readonly Kind[], dist = DIST, env?: NodeJS.ProcessEnv): Promise<ChildRun> {
+  const r = await node([childFile, pathToFileURL(dist).href, db, kinds.join(','), requestFile], env);
   if (r.code !== 0) throw new Error(`first-answer child failed: ${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildRun;
 }
@@ -339,9 +343,22 @@ type FirstAnswers = Record<
 >;
 const firstAnswers: FirstAnswers = {};
 const firstAnswersBefore: FirstAnswers = {};
+const firstAnswersHuge: FirstAnswers = {};
+/**
+ * `--huge-pages`: the same build in a process started with glibc's malloc asking for transparent huge
+ * pages (what `prospectdb` commands do for themselves on large files, see docs/deployment.md).
+ */
+const HUGE_ENV = { ...process.env, GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' };
 /** One first answer of `kind` from a new process on `dist`, added to `into`. */
-async function firstAnswer(kind: Kind, dist: string, into: FirstAnswers, run: number, label: string) {
-  const c = await child([kind], dist);
+async function firstAnswer(
+  kind: Kind,
+  dist: string,
+  into: FirstAnswers,
+  run: number,
+  label: string,
+  env?: NodeJS.ProcessEnv,
+) {
+  const c = await child([kind], dist, env);
   const a = c.answers[0]!;
   const f = (into[kind] ??= {
     wall_ms: [],
@@ -372,6 +389,7 @@ for (let run = 0; run < runs; run++) {
     for (const dist of order)
       if (dist === DIST) await firstAnswer(kind, DIST, firstAnswers, run, '');
       else await firstAnswer(kind, dist, firstAnswersBefore, run, 'before: ');
+    if (values['huge-pages']) await firstAnswer(kind, DIST, firstAnswersHuge, run, 'huge pages: ', HUGE_ENV);
   }
 }
 
