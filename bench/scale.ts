@@ -3,7 +3,7 @@
  *
  *   npm run build
  *   node --expose-gc --import tsx bench/scale.ts --businesses 100000 --prospects 1000000 [--events 100000]
- *     [--work DIR] [--dir SNAPSHOT_DIR] [--db FILE] [--runs 2] [--dist DIR] [--before DIR] [--first-only]
+ *     [--work DIR] [--dir SNAPSHOT_DIR] [--db FILE] [--runs 2] [--dist DIR] [--before DIR] [--first-only] [--huge-pages]
  *     [--out bench/results/scale-1m.json]
  *
  * Without --dir it generates the snapshot (seed 42, JSON Lines) into a new folder under --work (default:
@@ -32,7 +32,8 @@
  * its CPU time and the baselines. `--before DIR` times the first answers of another build too (its
  * dist/ folder), each kind's child of one build right after the other's, over the same file
  * (`first_answer_before`): before/after figures from one run. `--first-only` stops after the first
- * answers (no RSS-per-kind process, no steady state).
+ * answers (no RSS-per-kind process, no steady state). `--huge-pages` times each first answer once more
+ * in a process started with `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` (`first_answer_huge_pages`).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -520,6 +521,7 @@ const result = {
     import_better_sqlite3_ms: summary(baselines.import_better_sqlite3_ms),
   },
   first_answer: firstSummary(firstAnswers),
+  ...(values['huge-pages'] ? { first_answer_huge_pages: firstSummary(firstAnswersHuge) } : {}),
   ...(BEFORE
     ? { before: { dist: values.before }, first_answer_before: firstSummary(firstAnswersBefore) }
     : {}),
