@@ -78,6 +78,7 @@ const LONGEST = [
   'test/package.test.ts',
   'test/saved-index.test.ts',
   'test/jobs.test.ts',
+  'test/huge-pages.cli.test.ts',
   'test/cluster.test.ts',
   'test/mcp.http.test.ts',
   'test/export.test.ts',
