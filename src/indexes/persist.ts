@@ -172,11 +172,13 @@ function openSaved<T>(
   form: SavedForm<T>,
   fallback: (at: readonly string[]) => unknown,
 ): T | undefined {
-  const whole = savedParts(db, name, stamp);
-  if (!whole.has(name)) return undefined;
+  // The root is saved after its parts (`savedIndex`, the index workers): a root in the file means its
+  // parts were saved with it. Each part's stamp is checked when it is read; one missing or stale then
+  // is taken from `fallback`. Parts are not listed here: at 5M prospects an index has ~10,000, and
+  // listing their stamps reads the leaf page of each (64 KB, mostly the part's own bytes).
   const tree = readSaved(db, name, stamp, fallback) as Record<string, unknown> | undefined;
   const lazy = Object.keys(form.lazy ?? {});
-  if (tree === undefined || !lazy.every((k) => whole.has(`${name}/${k}`))) return undefined;
+  if (tree === undefined) return undefined;
   try {
     for (const k of lazy) {
       const ok = form.lazy?.[k] as (value: unknown) => boolean;
@@ -193,7 +195,6 @@ function openSaved<T>(
     for (const [k, ok] of Object.entries(form.listed ?? {})) {
       const n = tree[k];
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return undefined;
-      for (let i = 0; i < n; i++) if (!whole.has(`${name}/${k}#${i}`)) return undefined;
       const parts: unknown[] = new Array(n);
       const list: PartList<unknown> = {
         length: n,
@@ -221,36 +222,6 @@ function readPart(
 ): unknown {
   const saved = readSaved(db, name, stamp, fallback);
   return saved !== undefined && ok(saved) ? saved : fallback([]);
-}
-
-/**
- * Names of the saved parts of index `name` (its root and `name/…`) stored whole with stamp `stamp`:
- * one query, however many parts (a key table in 4,096 shards is 4,096 rows).
- */
-function savedParts(db: Db, name: string, stamp: string): Set<string> {
-  const out = new Set<string>();
-  if (!db.prepare(INDEX_CACHE_SQL.exists).get()) return out;
-  const rows = db
-    .prepare(INDEX_CACHE_SQL.listing)
-    .raw()
-    .iterate(name, `${name}/`, `${name}0`) as IterableIterator<[string, number, string]>;
-  let current = '';
-  let next = 0;
-  let whole = false;
-  const close = () => {
-    if (whole) out.add(current);
-  };
-  for (const [part, n, partStamp] of rows) {
-    if (part !== current) {
-      close();
-      current = part;
-      next = 0;
-      whole = true;
-    }
-    whole &&= n === next++ && partStamp === stamp;
-  }
-  close();
-  return out;
 }
 
 /**

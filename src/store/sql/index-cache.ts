@@ -16,9 +16,6 @@ export const INDEX_CACHE_SQL = {
   exists: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_cache'`,
   // Stamps first (without reading the blobs): a stale index is not read at all.
   stamps: 'SELECT part, stamp FROM index_cache WHERE name = ? ORDER BY part',
-  // An index's root and its parts (`name/…`): the names between `name/` and `name0` ('0' follows '/').
-  listing:
-    'SELECT name, part, stamp FROM index_cache WHERE name = ? OR (name > ? AND name < ?) ORDER BY name, part',
   data: 'SELECT data FROM index_cache WHERE name = ? ORDER BY part',
   remove: 'DELETE FROM index_cache WHERE name = ?',
   dropStale: 'DELETE FROM index_cache WHERE stamp <> ?',
