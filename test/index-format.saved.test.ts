@@ -85,7 +85,7 @@ describe('saved match indexes', () => {
       expect(p.byEmail).toBeInstanceOf(KeyShards);
       expect(t.vocab.length).toBeGreaterThan(100);
       // The saved arrays are views over one buffer holding the whole index.
-      expect(p.memberStart.buffer).toBe(p.members.buffer);
+      expect(p.memberStart.buffer).toBe(p.wordStart.buffer);
       // Matching on the reader uses these (no notice: nothing had to be built).
       matchBusinessRows(reader, [{ name: names[0] as string }]);
       matchProspectRows(reader, [{ full_name: people[0]![0], company_name: people[0]![1] }]);
@@ -172,7 +172,7 @@ describe('saved match indexes', () => {
     const file = join(tempDir('pdb-format-lazy-'), 'lazy.db');
     copyFileSync(path, file);
     const w = open(file, false);
-    w.db.prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'match.prospects/wordPost'`).run();
+    w.db.prepare(`UPDATE index_cache SET data = zeroblob(64) WHERE name = 'match.prospects/wordNear'`).run();
     let built = 0;
     const good = read<ProspectMatchIndex>(open(), 'match.prospects', PROSPECT_MATCH_FORM);
     const index = w.indexes.get(
@@ -185,12 +185,14 @@ describe('saved match indexes', () => {
         PROSPECT_MATCH_FORM,
       ),
     );
-    // Opened from the saved form; the postings are read (and found damaged) only when first used.
+    // Opened from the saved form; the typo table is read (and found damaged) only when first used.
     expect(built).toBe(0);
     expect(index.byEmail.get('x@example.com')).toEqual(good.byEmail.get('x@example.com'));
     expect(index.byEmail.size).toBe(good.byEmail.size);
     expect(built).toBe(0);
-    expect(index.wordPost[3]).toBe(good.wordPost[3]);
+    const word = (good.names.at(3) as string).split(' ').find((w) => w.length >= 4) as string;
+    expect(good.wordNear.get(word)).toBeDefined();
+    expect(index.wordNear.get(word)).toEqual(good.wordNear.get(word));
     expect(built).toBe(1);
   });
 
@@ -291,14 +293,15 @@ describe('saved match indexes', () => {
     // The key tables are saved in shards: `byEmail#0`, `byEmail#1`, …
     expect([...new Set(blobs.map(([name]) => name.replace(/#\d+$/, '#')))]).toEqual([
       'match.prospects',
-      'match.prospects/business',
+      'match.prospects/business#',
       'match.prospects/byEmail#',
       'match.prospects/byLinkedin#',
       'match.prospects/byPhone#',
+      'match.prospects/members#',
       'match.prospects/names#',
       'match.prospects/rowids',
       'match.prospects/wordNear',
-      'match.prospects/wordPost',
+      'match.prospects/wordPost#',
     ]);
     expect(blobs.filter(([name]) => name.startsWith('match.prospects/byEmail#')).length).toBeGreaterThan(1);
     const someIds = reader.db

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bitset } from '../src/indexes/bitset.js';
 import { alignedCopy, decodeIndex, encodeIndex } from '../src/indexes/format/container.js';
+import { intPages, Ints, PagedInts } from '../src/indexes/format/ints.js';
 import { PagedStrings, StringList, stringPages } from '../src/indexes/format/strings.js';
 import { Ids, NearTable } from '../src/indexes/format/tables.js';
 import { KeyIndex } from '../src/indexes/hash/index.js';
@@ -193,6 +194,46 @@ describe('paged string columns', () => {
             expect(paged.pagesRead).toBe(1); // one entry, one page
           }
           for (const i of [...probes, ...values.keys()]) expect(paged.at(i)).toBe(list.at(i));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('paged integer columns', () => {
+  it('read every entry and every range as the whole array does, each page through the container', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer(), { maxLength: 300 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.array(fc.tuple(fc.nat(310), fc.nat(310)), { maxLength: 20 }),
+        (values, bits, ranges) => {
+          const whole = new Ints(Int32Array.from(values));
+          const saved = intPages(whole, bits).map(
+            (p) => decodeIndex(encodeIndex({ p })) as { p: Int32Array },
+          );
+          const read = new Set<number>();
+          const paged = new PagedInts(
+            values.length,
+            {
+              length: saved.length,
+              at: (i) => (read.add(i), (saved[i] as { p: Int32Array }).p),
+              isRead: (i) => read.has(i),
+            },
+            bits,
+          );
+          if (values.length > 0) {
+            paged.at(values.length - 1);
+            expect(paged.pagesRead).toBe(1); // one entry, one page
+          }
+          for (let i = 0; i < values.length; i++) expect(paged.at(i)).toBe(values[i]);
+          for (const [a, b] of ranges) {
+            const lo = Math.min(a, b, values.length);
+            const hi = Math.min(Math.max(a, b), values.length);
+            expect(Array.from(paged.range(lo, hi))).toEqual(values.slice(lo, hi));
+            expect(Array.from(whole.range(lo, hi))).toEqual(values.slice(lo, hi));
+          }
         },
       ),
       { numRuns: 200 },

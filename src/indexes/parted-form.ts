@@ -7,6 +7,7 @@
  */
 import type { Facet } from './facet.js';
 import { KeyIndex, KeyShards, splitKeys, type KeyLookup } from './hash/index.js';
+import { intPages, PagedInts, type IntColumn } from './format/ints.js';
 import { PagedStrings, StringList, stringPages, type NullableStringColumn } from './format/strings.js';
 import type { PartList, SavedForm } from './persist.js';
 
@@ -53,19 +54,26 @@ export interface SplitFields {
   keys?: readonly string[];
   /** String columns, saved in pages of 2^{@link PAGE_BITS} entries ({@link PagedStrings}). */
   columns?: readonly string[];
+  /** Integer columns ({@link IntColumn}), saved in pages of 2^{@link INT_PAGE_BITS} entries. */
+  ints?: readonly string[];
 }
 
 /** Entries per page of a paged column: 4,096 (a page of names is ~100 KB). */
 export const PAGE_BITS = 12;
+/** Entries per page of a paged integer column: 16,384 (64 KB). */
+export const INT_PAGE_BITS = 14;
 
 /**
  * `form` with its large fields saved in parts, each read on first access: key tables in shards by key
  * hash (a 50-row match by e-mail reads fifty small shards, not the whole table) and string columns in
  * pages by position (a match reads the pages of its candidates). The index built in this process keeps
- * its whole fields; the reopened one answers through {@link KeyShards} and {@link PagedStrings}.
+ * its whole fields; the reopened one answers through {@link KeyShards}, {@link PagedStrings} and {@link PagedInts}.
  */
-export function splitForm<T>(form: SavedForm<T>, { keys = [], columns = [] }: SplitFields): SavedForm<T> {
-  const split = [...keys, ...columns];
+export function splitForm<T>(
+  form: SavedForm<T>,
+  { keys = [], columns = [], ints = [] }: SplitFields,
+): SavedForm<T> {
+  const split = [...keys, ...columns, ...ints];
   const lazy = Object.fromEntries(Object.entries(form.lazy ?? {}).filter(([k]) => !split.includes(k)));
   return {
     save: (index) => {
@@ -78,7 +86,12 @@ export function splitForm<T>(form: SavedForm<T>, { keys = [], columns = [] }: Sp
         lengths[f] = list.length;
         tree[f] = stringPages(list, PAGE_BITS);
       }
-      if (columns.length > 0) tree.pagedLengths = lengths;
+      for (const f of ints) {
+        const column = tree[f] as IntColumn;
+        lengths[f] = column.length;
+        tree[f] = intPages(column, INT_PAGE_BITS);
+      }
+      if (columns.length + ints.length > 0) tree.pagedLengths = lengths;
       return tree;
     },
     open: (tree) => {
@@ -90,6 +103,11 @@ export function splitForm<T>(form: SavedForm<T>, { keys = [], columns = [] }: Sp
         if (typeof length !== 'number') throw new Error(`${f}: saved without its length`);
         t[f] = new PagedStrings(length, t[f] as PartList<StringList>, PAGE_BITS);
       }
+      for (const f of ints) {
+        const length = lengths?.[f];
+        if (typeof length !== 'number') throw new Error(`${f}: saved without its length`);
+        t[f] = new PagedInts(length, t[f] as PartList<Int32Array>, INT_PAGE_BITS);
+      }
       delete t.pagedLengths;
       return form.open(t);
     },
@@ -98,6 +116,7 @@ export function splitForm<T>(form: SavedForm<T>, { keys = [], columns = [] }: Sp
       ...form.listed,
       ...Object.fromEntries(keys.map((f) => [f, isKeyIndex])),
       ...Object.fromEntries(columns.map((f) => [f, isStringList])),
+      ...Object.fromEntries(ints.map((f) => [f, (v: unknown) => v instanceof Int32Array])),
     },
   };
 }

@@ -243,7 +243,7 @@ function companyRun(index: ProspectMatchIndex, wid: number, b: number): [number,
   const end = index.wordStart[wid + 1] as number;
   // Runs are ordered by employer, prospects without one (-1) last.
   const key = (i: number) => {
-    const e = business[wordPost[i] as number] as number;
+    const e = business.at(wordPost.at(i));
     return e < 0 ? Infinity : e;
   };
   let lo = start;
@@ -296,8 +296,9 @@ export function searchPersonName(
     const last = index.memberStart[company.pos + 1] as number;
     if (last - first <= SCAN_COMPANY) {
       // A small company: reading its few people is cheaper than looking up the words.
-      for (let m = first; m < last; m++) {
-        const pos = index.members[m] as number;
+      const people = index.members.range(first, last);
+      for (let m = 0; m < people.length; m++) {
+        const pos = people[m] as number;
         const score = personNameScore(query, index.names.at(pos) as string);
         if (score > 0) out.push({ pos, score: 0.85 * score + 0.15 * company.score });
       }
@@ -323,8 +324,9 @@ export function searchPersonName(
         for (const wid of wids) {
           const [lo, hi] = companyRun(index, wid, company.pos);
           if (hi - lo > OPEN_RUN === open) continue;
-          for (let i = lo; i < hi; i++) {
-            const pos = index.wordPost[i] as number;
+          const run = index.wordPost.range(lo, hi);
+          for (let i = 0; i < run.length; i++) {
+            const pos = run[i] as number;
             if (stamp[pos] !== gen) {
               if (!open) continue; // long runs only confirm what the short ones found
               stamp[pos] = gen;
@@ -347,7 +349,7 @@ export function searchPersonName(
           for (const wid2 of wids2) {
             const [lo2, hi2] = companyRun(index, wid2, company.pos);
             if (hi2 - lo2 <= OPEN_RUN) continue;
-            intersect(index.wordPost, lo, hi, lo2, hi2, (pos) => {
+            intersect(index.wordPost.range(lo, hi), index.wordPost.range(lo2, hi2), (pos) => {
               if (stamp[pos] !== gen) {
                 stamp[pos] = gen;
                 mask[pos] = 3;
@@ -368,17 +370,12 @@ export function searchPersonName(
 }
 
 /** Calls `hit` for every position in both sorted runs (within one company, positions ascend). */
-function intersect(
-  post: Int32Array,
-  a: number,
-  ae: number,
-  b: number,
-  be: number,
-  hit: (pos: number) => void,
-): void {
-  while (a < ae && b < be) {
-    const x = post[a] as number;
-    const y = post[b] as number;
+function intersect(one: Int32Array, two: Int32Array, hit: (pos: number) => void): void {
+  let a = 0;
+  let b = 0;
+  while (a < one.length && b < two.length) {
+    const x = one[a] as number;
+    const y = two[b] as number;
     if (x === y) {
       hit(x);
       a++;

@@ -197,7 +197,7 @@ export function matchProspectRow(ctx: ProspectContext, input: ProspectInput): Ve
     const pos = company.position(businessId.toLowerCase());
     only = pos < 0 ? -2 : pos;
   }
-  const allowed = (pos: number) => only === -1 || index.business[pos] === only;
+  const allowed = (pos: number) => only === -1 || index.business.at(pos) === only;
   // Exact keys, each normalised once.
   const email = emailRaw === null ? null : normaliseEmail(emailRaw);
   const emailKey = email !== null && !email.role ? email.key : null;
@@ -370,7 +370,7 @@ function nameCandidates(
     for (const hit of searchPersonName(index, q, companies).slice(0, 4)) {
       if (seen.has(hit.pos)) continue;
       seen.add(hit.pos);
-      const company = companies.find((c) => c.pos === index.business[hit.pos]);
+      const company = companies.find((c) => c.pos === index.business.at(hit.pos));
       const score = personNameScore(person, index.names.at(hit.pos) as string);
       top.push({ pos: hit.pos, score: 0.85 * score + 0.15 * (company?.score ?? 0) });
     }

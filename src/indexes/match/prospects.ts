@@ -11,6 +11,7 @@ import type { Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
 import { KeyIndexBuilder, type KeyLookup } from '../hash/index.js';
 import { splitForm } from '../parted-form.js';
+import { Ints, type IntColumn } from '../format/ints.js';
 import { StringList, type StringColumn } from '../format/strings.js';
 import { Ids, NearTable } from '../format/tables.js';
 import { savedIndex, savedOnly, type SavedForm } from '../persist.js';
@@ -56,12 +57,12 @@ export interface ProspectMatchIndex {
   readonly wordNear: Pick<NearTable, 'get'>;
   /** Prospects with word `w`, grouped by employer then position: `wordPost[wordStart[w] .. wordStart[w + 1])`. */
   readonly wordStart: Int32Array;
-  readonly wordPost: Int32Array;
+  readonly wordPost: IntColumn;
   /** Employer position in the business index, -1 when none. */
-  readonly business: Int32Array;
+  readonly business: IntColumn;
   /** Prospects of business position `b`: `members[memberStart[b] .. memberStart[b + 1])`. */
   readonly memberStart: Int32Array;
-  readonly members: Int32Array;
+  readonly members: IntColumn;
   readonly byEmail: KeyLookup;
   readonly byPhone: KeyLookup;
   readonly byLinkedin: KeyLookup;
@@ -159,10 +160,10 @@ function build(engine: Context): ProspectMatchIndex {
     wordId: words,
     wordNear: wordNear.finish(),
     wordStart,
-    wordPost,
-    business,
+    wordPost: new Ints(wordPost),
+    business: new Ints(business),
     memberStart,
-    members,
+    members: new Ints(members),
     byEmail: byEmail.finish(),
     byPhone: byPhone.finish(),
     byLinkedin: byLinkedin.finish(),
@@ -173,9 +174,9 @@ const isInts = (v: unknown) => v instanceof Int32Array;
 
 /**
  * Saved as it is, the large fields read on first use: the key tables in shards by key hash (a name
- * match never reads them, a match by e-mail reads a shard per row), the names in pages by position (a
- * name match reads the pages of the companies' people), the employers and the word postings apart (a
- * batch of small companies never reads them).
+ * match never reads them, a match by e-mail reads a shard per row); the names, the employers, the
+ * people of each company and the word postings in pages by position (a name match reads the pages of
+ * its companies' people and of a few binary searches); the typo table apart.
  */
 export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = splitForm(
   {
@@ -186,7 +187,6 @@ export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = splitForm(
         typeof t.size !== 'number' ||
         !(t.wordId instanceof Ids) ||
         !(t.memberStart instanceof Int32Array) ||
-        !(t.members instanceof Int32Array) ||
         !(t.wordStart instanceof Int32Array) ||
         t.wordStart.length !== t.wordId.length + 1
       )
@@ -195,12 +195,14 @@ export const PROSPECT_MATCH_FORM: SavedForm<ProspectMatchIndex> = splitForm(
     },
     lazy: {
       rowids: isInts,
-      business: isInts,
-      wordPost: isInts,
       wordNear: (v) => v instanceof NearTable,
     },
   },
-  { keys: ['byEmail', 'byPhone', 'byLinkedin'], columns: ['names'] },
+  {
+    keys: ['byEmail', 'byPhone', 'byLinkedin'],
+    columns: ['names'],
+    ints: ['business', 'wordPost', 'members'],
+  },
 );
 
 /** The prospect match index of `engine`'s current data. */
