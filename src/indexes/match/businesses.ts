@@ -122,11 +122,12 @@ export const BUSINESS_MATCH_FORM: SavedForm<BusinessMatchIndex> = splitForm(
     save: (index) => index,
     open: (tree) => {
       const t = tree as BusinessMatchIndex;
-      if (typeof t.size !== 'number' || !(t.positionOfRowid instanceof Int32Array))
-        throw new Error('match.businesses: saved form of another shape');
+      if (typeof t.size !== 'number') throw new Error('match.businesses: saved form of another shape');
       return t;
     },
     lazy: {
+      // Read by the builds of the other indexes and by an id lookup, never by a match by name.
+      positionOfRowid: (v) => v instanceof Int32Array,
       rowids: (v) => v instanceof Int32Array,
       names: isList,
       nameKeys: isList,
