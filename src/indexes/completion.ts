@@ -15,9 +15,17 @@
  */
 import { distance } from 'fastest-levenshtein';
 import { foldText, words } from '../normalise/index.js';
-import { registerCodec } from './format/container.js';
-import { StringList, type StringColumn } from './format/strings.js';
+import {
+  CandidateColumns,
+  isCandidatePage,
+  isPairPage,
+  PairColumns,
+  type CandidatePage,
+  type PairPage,
+} from './completion-pages.js';
+import { StringList } from './format/strings.js';
 import { Ids } from './format/tables.js';
+import type { PartList, SavedForm } from './persist.js';
 
 export interface CompletionCandidate {
   label: string;
@@ -60,25 +68,23 @@ function isTag(w: string): boolean {
 
 /**
  * The index's data: typed arrays and string tables throughout (see `format/`), so the saved form is
- * reopened without decoding (`indexes/persist.ts`). Lists per key are CSR arrays: the entries of key
- * `i` are `ids[start[i] .. start[i + 1])`.
+ * reopened without decoding (`indexes/persist.ts`). The large columns are read through
+ * {@link CandidateColumns} and {@link PairColumns}, one page in memory when built here, saved pages
+ * read on first access when reopened (`completion-pages.ts`). Lists per key are CSR arrays: the
+ * entries of key `i` are `ids[start[i] .. start[i + 1])`.
  */
 interface CompletionTables {
   size: number;
   k: number;
-  labels: StringList<never>;
-  values: StringList<never>;
-  /** Folded searchable words of candidate `id`: `words[wordStart[id] .. wordStart[id + 1])`. */
-  wordStart: Uint32Array;
-  words: StringList<never>;
+  /** Label, value and folded searchable words of each candidate. */
+  candidates: CandidateColumns;
   /** Every (word, candidate) pair, sorted by word then candidate. */
-  sortedWords: StringList<never>;
-  sortedIds: Uint32Array;
+  pairs: PairColumns;
   /** Prefix (up to `PREFIX_TABLE_MAX` characters) → its best `k` candidates. */
   prefixes: Ids;
   prefixStart: Uint32Array;
   prefixIds: Uint32Array;
-  /** Distinct words, sorted; `vocabularyStart[v]` is where word `v`'s pairs begin in `sortedWords`. */
+  /** Distinct words, sorted; `vocabularyStart[v]` is where word `v`'s pairs begin in `pairs`. */
   vocabulary: StringList<never>;
   vocabularyStart: Uint32Array;
   /** Deletion key of a word head → vocabulary words having it (see {@link headKeys}). */
@@ -146,15 +152,23 @@ function buildTables(candidates: readonly CompletionCandidate[], k: number): Com
   wordsOf.forEach((ws, id) => (wordStart[id + 1] = wordStart[id]! + ws.length));
   const [prefixes, prefixStart, prefixIds] = csr(prefixTop);
   const [deletions, deletionStart, deletionWords] = csr(deletionKeys);
+  const labels = sorted.map((c) => c.label);
   return {
     size: sorted.length,
     k,
-    labels: StringList.of(sorted.map((c) => c.label)),
-    values: StringList.of(sorted.map((c) => c.value)),
-    wordStart,
-    words: StringList.of(wordsOf.flat()),
-    sortedWords: StringList.of(sortedWords),
-    sortedIds: Uint32Array.from(pairs, (p) => p[1]),
+    candidates: CandidateColumns.whole({
+      labels: StringList.of(labels),
+      // Most fields' values are their labels (every company name): kept once.
+      values: sorted.every((c, i) => c.value === labels[i])
+        ? undefined
+        : StringList.of(sorted.map((c) => c.value)),
+      wordStart,
+      words: StringList.of(wordsOf.flat()),
+    }),
+    pairs: PairColumns.whole({
+      words: StringList.of(sortedWords),
+      ids: Uint32Array.from(pairs, (p) => p[1]),
+    }),
     prefixes,
     prefixStart,
     prefixIds,
@@ -176,7 +190,7 @@ export class CompletionIndex {
   readonly size: number;
   private readonly k: number;
   private readonly t: CompletionTables;
-  /** Words of candidates read so far (decoded from `t.words` once each). */
+  /** Words of candidates read so far (decoded once each). */
   private readonly wordMemo: (string[] | undefined)[] = [];
 
   constructor(candidates: readonly CompletionCandidate[], k = 20) {
@@ -199,8 +213,21 @@ export class CompletionIndex {
     return this.t;
   }
 
+  /**
+   * How many pages of the large columns are in memory, of how many: a reopened index reads a page on
+   * first use (an index built in this process holds each column as one page).
+   * @example index.pages // → { candidates: { read: 1, of: 794 }, pairs: { read: 0, of: 502 } }
+   */
+  get pages(): { candidates: { read: number; of: number }; pairs: { read: number; of: number } } {
+    const { candidates, pairs } = this.t;
+    return {
+      candidates: { read: candidates.pagesRead, of: candidates.pages.length },
+      pairs: { read: pairs.pagesRead, of: pairs.pages.length },
+    };
+  }
+
   private item(id: number): CompletionItem {
-    return { label: this.t.labels.at(id)!, value: this.t.values.at(id)! };
+    return { label: this.t.candidates.label(id), value: this.t.candidates.value(id) };
   }
 
   private firstItems(limit: number): CompletionItem[] {
@@ -211,11 +238,7 @@ export class CompletionIndex {
 
   private wordsOf(id: number): string[] {
     let ws = this.wordMemo[id];
-    if (ws === undefined) {
-      ws = [];
-      for (let i = this.t.wordStart[id]!; i < this.t.wordStart[id + 1]!; i++) ws.push(this.t.words.at(i)!);
-      this.wordMemo[id] = ws;
-    }
+    if (ws === undefined) this.wordMemo[id] = ws = this.t.candidates.words(id);
     return ws;
   }
 
@@ -232,13 +255,8 @@ export class CompletionIndex {
 
   /** Every id (unsorted, capped) having a word that starts with `prefix`. */
   private rangeIds(prefix: string): number[] {
-    const words = this.t.sortedWords;
-    const lo = lowerBound(words, prefix);
     const out: number[] = [];
-    for (let i = lo; i < words.length && out.length < RANGE_SCAN_CAP; i++) {
-      if (!words.at(i)!.startsWith(prefix)) break;
-      out.push(this.t.sortedIds[i]!);
-    }
+    this.t.pairs.idsWithPrefix(this.t.pairs.lowerBound(prefix), prefix, out, RANGE_SCAN_CAP);
     return out;
   }
 
@@ -302,7 +320,7 @@ export class CompletionIndex {
       if (r[1] - r[0] <= range[1] - range[0]) [driver, range] = [i, r];
     });
     const ids: number[] = [];
-    for (let i = range[0]; i < range[1] && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.t.sortedIds[i]!);
+    this.t.pairs.idsIn(range[0], range[1], ids, RANGE_SCAN_CAP);
     const rest = qs.filter((_, i) => i !== driver);
     const out: number[] = [];
     for (const id of dedupeSorted(ids.sort((a, b) => a - b))) {
@@ -327,9 +345,7 @@ export class CompletionIndex {
       if (n < best) [best, driver] = [n, i];
     });
     const ids: number[] = [];
-    for (const [lo, hi] of accepted[driver]!) {
-      for (let i = lo; i < hi && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.t.sortedIds[i]!);
-    }
+    for (const [lo, hi] of accepted[driver]!) this.t.pairs.idsIn(lo, hi, ids, RANGE_SCAN_CAP);
     ids.sort((a, b) => a - b);
     const out: number[] = [];
     for (const id of dedupeSorted(ids)) {
@@ -340,7 +356,7 @@ export class CompletionIndex {
   }
 
   /**
-   * Ranges of `sortedWords` (pairs) whose word starts with `q` or is one edit away from a word having
+   * Ranges of pairs whose word starts with `q` or is one edit away from a word having
    * `q` as a prefix. Fuzzy words are found through the deletion keys of word heads (SymSpell-style), so
    * the cost depends on the query word's head, never on the alphabet times its length.
    */
@@ -361,10 +377,9 @@ export class CompletionIndex {
     return ranges;
   }
 
-  /** Range of `sortedWords` starting with `prefix` (two binary searches). */
+  /** Range of pairs whose word starts with `prefix` (two binary searches, a page each when saved). */
   private prefixRange(prefix: string): [number, number] {
-    const words = this.t.sortedWords;
-    return [lowerBound(words, prefix), lowerBound(words, `${prefix}\uffff`)];
+    return [this.t.pairs.lowerBound(prefix), this.t.pairs.lowerBound(`${prefix}\uffff`)];
   }
 
   private wordRange(v: number): [number, number] {
@@ -425,17 +440,6 @@ export function queryWords(query: string): string[] {
     .map((w) => w.slice(0, MAX_WORD_CHARS));
 }
 
-function lowerBound(sorted: StringColumn, key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted.at(mid)! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * A head and its one-deletion variants. Two heads of the same length whose words are one edit apart
  * (deletion, insertion, substitution or adjacent transposition) always share a key, so looking up the
@@ -475,22 +479,95 @@ export function prefixWithinOneEdit(q: string, w: string): boolean {
   return q[i] === w[i + 1] && rest(q, i, w, i + 1); // q misses w[i]
 }
 
-registerCodec({
-  name: 'CompletionIndex',
-  type: CompletionIndex,
-  toTree: (index) => index.toTables(),
-  fromTree: (tree) => {
-    const t = tree as CompletionTables;
-    if (
-      typeof t.size !== 'number' ||
-      !(t.labels instanceof StringList) ||
-      t.labels.length !== t.size ||
-      !(t.wordStart instanceof Uint32Array) ||
-      t.wordStart.length !== t.size + 1 ||
-      !(t.prefixes instanceof Ids) ||
-      !(t.deletionKeys instanceof Ids)
-    )
-      throw new Error('CompletionIndex: saved tables of another shape');
-    return CompletionIndex.fromTables(t);
-  },
-});
+/** Page sizes of the saved form: candidates per page and (word, candidate) pairs per page. */
+export interface CompletionPaging {
+  candidates: number;
+  pairs: number;
+}
+
+/**
+ * Measured at 1M businesses (company names, ~110 bytes per candidate with its words, ~14 per pair):
+ * pages of ~110 KB, so a first short query reads the root and one page of each column it needs.
+ */
+export const COMPLETION_PAGING: CompletionPaging = { candidates: 1024, pairs: 8192 };
+
+/** The saved root: the small tables, the page sizes, and the first word of each pair page. */
+type SavedRoot = Omit<CompletionTables, 'candidates' | 'pairs'> & {
+  candidatePageSize: number;
+  pairPageSize: number;
+  pairCount: number;
+  firstWords: StringList<never>;
+  candidates: unknown;
+  pairs: unknown;
+};
+
+/**
+ * The saved form of a completion index (pass it to `savedIndex`): the small tables in the root, the
+ * candidate and pair columns in pages of `paging` (see `completion-pages.ts`), each read on first
+ * access. The page sizes are saved in the root, so a reader follows the file, whatever its own.
+ */
+export function completionForm(paging: CompletionPaging = COMPLETION_PAGING): SavedForm<CompletionIndex> {
+  return {
+    save: (index) => {
+      const { candidates, pairs, ...small } = index.toTables();
+      const cut = pairs.cut(paging.pairs);
+      return {
+        ...small,
+        candidatePageSize: paging.candidates,
+        pairPageSize: paging.pairs,
+        pairCount: pairs.length,
+        firstWords: cut.firstWords,
+        candidates: candidates.cut(paging.candidates),
+        pairs: cut.pages,
+      } satisfies SavedRoot;
+    },
+    open: (tree) => {
+      const t = tree as SavedRoot;
+      const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+      if (
+        ![t.size, t.k, t.candidatePageSize, t.pairPageSize, t.pairCount].every(whole) ||
+        !(t.firstWords instanceof StringList) ||
+        !(t.prefixes instanceof Ids) ||
+        !(t.prefixStart instanceof Uint32Array) ||
+        !(t.prefixIds instanceof Uint32Array) ||
+        !(t.vocabulary instanceof StringList) ||
+        !(t.vocabularyStart instanceof Uint32Array) ||
+        t.vocabularyStart.length !== t.vocabulary.length + 1 ||
+        !(t.deletionKeys instanceof Ids) ||
+        !(t.deletionStart instanceof Uint32Array) ||
+        !(t.deletionWords instanceof Uint32Array)
+      )
+        throw new Error('CompletionIndex: saved tables of another shape');
+      // Throw on page counts that do not fit the sizes (a damaged root): the index is rebuilt.
+      const candidates = CandidateColumns.paged(
+        t.size,
+        t.candidatePageSize,
+        t.candidates as PartList<CandidatePage>,
+      );
+      const pairs = PairColumns.paged(
+        t.pairCount,
+        t.pairPageSize,
+        t.firstWords,
+        t.pairs as PartList<PairPage>,
+      );
+      return CompletionIndex.fromTables({
+        size: t.size,
+        k: t.k,
+        candidates,
+        pairs,
+        prefixes: t.prefixes,
+        prefixStart: t.prefixStart,
+        prefixIds: t.prefixIds,
+        vocabulary: t.vocabulary,
+        vocabularyStart: t.vocabularyStart,
+        deletionKeys: t.deletionKeys,
+        deletionStart: t.deletionStart,
+        deletionWords: t.deletionWords,
+      });
+    },
+    listed: { candidates: isCandidatePage, pairs: isPairPage },
+  };
+}
+
+/** The saved form of every completion index (`core/autocomplete.ts`). */
+export const COMPLETION_FORM = completionForm();

@@ -78,6 +78,20 @@ export class StringList<N extends null = null> implements NullableStringColumn {
     return this.at(i) ?? '';
   }
 
+  /**
+   * Entries `[start, end)` as a list of their own: the units are a view (not copied), the offsets a
+   * rebased copy, so the slice is saved with only its own bytes.
+   * @example StringList.of(['a', 'bc', 'd']).slice(1, 3).at(0) // → 'bc'
+   */
+  slice(start: number, end: number): StringList<N> {
+    const from = this.offsets[start] as number;
+    const offsets = this.offsets.slice(start, end + 1);
+    for (let i = 0; i < offsets.length; i++) offsets[i]! -= from;
+    const units = this.units.subarray(from, this.offsets[end] as number);
+    const nulls = this.nulls.length > 0 ? this.nulls.slice(start, end) : this.nulls;
+    return new StringList<N>(units, offsets, nulls);
+  }
+
   /** Bytes held by the arrays. */
   get byteLength(): number {
     return this.units.byteLength + this.offsets.byteLength + this.nulls.byteLength;
