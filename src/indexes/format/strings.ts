@@ -79,15 +79,17 @@ export class StringList<N extends null = null> implements NullableStringColumn {
   }
 
   /**
-   * Entries `[start, end)` as a list of their own: the units are a view (not copied), the offsets a
-   * rebased copy, so the slice is saved with only its own bytes.
+   * Entries `[start, end)` as a list of their own, saved with only its own bytes: the offsets a rebased
+   * copy, the units a view, or a one-byte copy when the list is UTF-16 but these entries are Latin-1
+   * (one name in another script would otherwise double every slice of a list cut in pages).
    * @example StringList.of(['a', 'bc', 'd']).slice(1, 3).at(0) // → 'bc'
    */
   slice(start: number, end: number): StringList<N> {
     const from = this.offsets[start] as number;
     const offsets = this.offsets.slice(start, end + 1);
     for (let i = 0; i < offsets.length; i++) offsets[i]! -= from;
-    const units = this.units.subarray(from, this.offsets[end] as number);
+    let units = this.units.subarray(from, this.offsets[end] as number);
+    if (units instanceof Uint16Array && units.every((u) => u <= 0xff)) units = Uint8Array.from(units);
     const nulls = this.nulls.length > 0 ? this.nulls.slice(start, end) : this.nulls;
     return new StringList<N>(units, offsets, nulls);
   }
