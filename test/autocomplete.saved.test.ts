@@ -233,7 +233,26 @@ describe('a reopened completion index', () => {
     expect(count(withValues, 'park word0 gmbh 0')).toBe(1);
     expect(count(withValues, 'code-0')).toBe(1);
     expect(bytes(withValues)).toBeGreaterThan(bytes(name));
-    expect(reopen(withValues, paging).search('park')[0]).toEqual({ label: 'park word0 gmbh 0', value: 'code-0' });
+    expect(reopen(withValues, paging).search('park')[0]).toEqual({
+      label: 'park word0 gmbh 0',
+      value: 'code-0',
+    });
+  });
+
+  it('takes a page saved for other data (a stale stamp) from a rebuild', () => {
+    const stale = save(() => built, paging);
+    writer.db.prepare(`UPDATE index_cache SET stamp = 'old' WHERE name GLOB ? || '/pairs#*'`).run(stale);
+    let builds = 0;
+    const index = reopen(stale, paging, open(true), () => {
+      builds++;
+      return built;
+    });
+    expect(index.search('park').map((i) => i.label)).toEqual(built.search('park').map((i) => i.label));
+    expect(builds).toBe(0); // the root and the first candidate page are current, no pair page is read
+    expect(index.search('parker')).toEqual(built.search('parker'));
+    expect(builds).toBe(1);
+    for (const q of ['word12', 'word5', 'ärzte', 'zeta word2'])
+      expect(index.search(q), q).toEqual(built.search(q));
   });
 
   it('takes a damaged page from a rebuild, and reads the others from the file', () => {

@@ -347,6 +347,9 @@ export class CompletionIndex {
     const ids: number[] = [];
     for (const [lo, hi] of accepted[driver]!) this.t.pairs.idsIn(lo, hi, ids, RANGE_SCAN_CAP);
     ids.sort((a, b) => a - b);
+    // One query word: every id of its ranges is an answer, and no candidate's words need reading (in a
+    // reopened index they are spread over every page).
+    if (qs.length === 1) return dedupeSorted(ids);
     const out: number[] = [];
     for (const id of dedupeSorted(ids)) {
       const ws = this.wordsOf(id);

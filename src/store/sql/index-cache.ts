@@ -17,8 +17,8 @@ export const INDEX_CACHE_SQL = {
   // Stamps first (without reading the blobs): a stale index is not read at all.
   stamps: 'SELECT part, stamp FROM index_cache WHERE name = ? ORDER BY part',
   // An index's root and its parts (`name/…`): the names between `name/` and `name0` ('0' follows '/').
-  listing:
-    'SELECT name, part, stamp FROM index_cache WHERE name = ? OR (name > ? AND name < ?) ORDER BY name, part',
+  // Names and part numbers only: the primary-key index answers it without reading a row (and its blob).
+  listing: 'SELECT name, part FROM index_cache WHERE name = ? OR (name > ? AND name < ?) ORDER BY name, part',
   data: 'SELECT data FROM index_cache WHERE name = ? ORDER BY part',
   remove: 'DELETE FROM index_cache WHERE name = ?',
   insert: 'INSERT INTO index_cache (name, part, stamp, data) VALUES (?, ?, ?, ?)',
