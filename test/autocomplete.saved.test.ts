@@ -22,7 +22,8 @@ let writer: Engine;
 let reader: Engine;
 const engines: Engine[] = [];
 const open = (readonly: boolean) => {
-  const e = openEngine({ path, readonly });
+  // No job or webhook worker: they are imported after the open, and this file may end first.
+  const e = openEngine({ path, readonly, jobs: { worker: false }, webhooks: { worker: false } });
   engines.push(e);
   return e;
 };
@@ -73,6 +74,7 @@ const candidatesArb = fc.uniqueArray(candidateArb, { maxLength: 60, selector: (c
 const pagingArb = fc.record({
   candidates: fc.integer({ min: 1, max: 7 }),
   pairs: fc.integer({ min: 1, max: 13 }),
+  words: fc.integer({ min: 1, max: 9 }),
 });
 
 /** One way of asking an index, named for the failure message. */
@@ -171,7 +173,7 @@ describe('a reopened completion index', () => {
     return { label: `${words.join(' ')} ${r}`, value: `${words.join(' ')} ${r}`, weight: 3000 - r };
   });
   const rank = new Map(names.map((c, r) => [c.label, r]));
-  const paging = { candidates: 128, pairs: 256 };
+  const paging = { candidates: 128, pairs: 256, words: 64 };
   let name: string;
   let built: CompletionIndex;
   beforeAll(() => {
@@ -189,9 +191,10 @@ describe('a reopened completion index', () => {
     const labels = index.search('park').map((i) => i.label);
     expect(labels).toEqual(built.search('park').map((i) => i.label));
     expect(labels).toHaveLength(20);
-    // Up to 5 characters the root's prefix table answers: no pair page is read.
+    // Up to 5 characters the root's prefix table answers: no pair or word page is read.
     expect(index.pages.candidates.read).toBe(pagesOf(labels));
     expect(index.pages.pairs.read).toBe(0);
+    expect(index.pages.words.read).toBe(0);
     expect(pagesOf(labels)).toBe(1);
     const empty = fresh();
     expect(empty.search('').map((i) => i.label)).toEqual(names.slice(0, 20).map((c) => c.label));

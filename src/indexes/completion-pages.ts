@@ -10,6 +10,10 @@
  *   each page kept beside them (in the saved root): a prefix's binary search picks its page there and
  *   reads one page, not the log2(n) pages a search over the whole column would touch.
  *
+ * - the vocabulary (distinct words, sorted), where each word's pairs start, and the typo table's word
+ *   lists, in pages of a fixed number of entries: they grow with the vocabulary, which real names make
+ *   large (~70 bytes a distinct word), and a typo lookup reads a few pages of them.
+ *
  * An index built in this process holds each column as one page in memory; a reopened one holds the
  * saved pages, each read on first access (`SavedForm.listed` in `persist.ts`). Both answer through
  * the same accessors, so they cannot disagree.
@@ -290,6 +294,115 @@ export class PairColumns {
     return { pages, firstWords: StringList.of(first) };
   }
 }
+
+/** One column of numbers or strings in pages of `pageSize` entries. */
+abstract class EntryPages<C extends { readonly length: number }> {
+  protected readonly loaded: Loaded<C>;
+
+  protected constructor(
+    readonly length: number,
+    readonly pageSize: number,
+    readonly pages: PartList<C>,
+  ) {
+    this.loaded = new Loaded(pages, (c) => c);
+  }
+
+  /** How many pages are in memory (read so far). */
+  get pagesRead(): number {
+    return countRead(this.pages);
+  }
+
+  /** Entries `[a, b)` of one page as a page of their own. */
+  protected abstract slice(page: C, a: number, b: number): C;
+  /** Entries `[a, b)` read one by one (they span pages). */
+  protected abstract gather(a: number, b: number): C;
+
+  /** The column cut in pages of `pageSize` entries, to save (reads every page). */
+  cut(pageSize: number): C[] {
+    const out: C[] = [];
+    for (let a = 0; a < this.length; a += pageSize) {
+      const b = Math.min(a + pageSize, this.length);
+      const p = (a / this.pageSize) | 0;
+      out.push(
+        p === (((b - 1) / this.pageSize) | 0)
+          ? this.slice(this.loaded.at(p), a - p * this.pageSize, b - p * this.pageSize)
+          : this.gather(a, b),
+      );
+    }
+    return out;
+  }
+}
+
+function checkPaging(what: string, length: number, pageSize: number, pages: PartList<unknown>): void {
+  if (!(pageSize >= 1 && pages.length === Math.ceil(length / pageSize)))
+    throw new Error(`${what}: ${pages.length} pages of ${pageSize} for ${length} entries`);
+}
+
+/** Numbers in pages (`Uint32Array`s). */
+export class NumberPages extends EntryPages<Uint32Array> {
+  /** The column as one page (an index built in this process). */
+  static whole(column: Uint32Array): NumberPages {
+    const n = column.length;
+    return new NumberPages(n, Math.max(n, 1), inMemory(n > 0 ? [column] : []));
+  }
+
+  /** Saved pages of `pageSize` entries (the last may hold fewer), read as they are asked for. */
+  static paged(length: number, pageSize: number, pages: PartList<Uint32Array>): NumberPages {
+    checkPaging('NumberPages', length, pageSize, pages);
+    return new NumberPages(length, pageSize, pages);
+  }
+
+  at(i: number): number {
+    return this.loaded.at((i / this.pageSize) | 0)[i % this.pageSize]!;
+  }
+
+  /** Entries `[lo, hi)`: a view when they sit in one page, else a copy. */
+  range(lo: number, hi: number): Uint32Array {
+    if (hi <= lo) return new Uint32Array(0);
+    const p = (lo / this.pageSize) | 0;
+    if (p === (((hi - 1) / this.pageSize) | 0))
+      return this.loaded.at(p).subarray(lo - p * this.pageSize, hi - p * this.pageSize);
+    return this.gather(lo, hi);
+  }
+
+  protected slice(page: Uint32Array, a: number, b: number): Uint32Array {
+    return page.slice(a, b);
+  }
+
+  protected gather(a: number, b: number): Uint32Array {
+    return Uint32Array.from({ length: b - a }, (_, k) => this.at(a + k));
+  }
+}
+
+/** Strings in pages (`StringList`s). */
+export class WordPages extends EntryPages<StringList<never>> {
+  /** The column as one page (an index built in this process). */
+  static whole(column: StringList<never>): WordPages {
+    const n = column.length;
+    return new WordPages(n, Math.max(n, 1), inMemory(n > 0 ? [column] : []));
+  }
+
+  /** Saved pages of `pageSize` entries (the last may hold fewer), read as they are asked for. */
+  static paged(length: number, pageSize: number, pages: PartList<StringList<never>>): WordPages {
+    checkPaging('WordPages', length, pageSize, pages);
+    return new WordPages(length, pageSize, pages);
+  }
+
+  at(i: number): string {
+    return this.loaded.at((i / this.pageSize) | 0).at(i % this.pageSize)!;
+  }
+
+  protected slice(page: StringList<never>, a: number, b: number): StringList<never> {
+    return page.slice(a, b);
+  }
+
+  protected gather(a: number, b: number): StringList<never> {
+    return StringList.of(Array.from({ length: b - a }, (_, k) => this.at(a + k)));
+  }
+}
+
+export const isNumberPage = (v: unknown): boolean => v instanceof Uint32Array;
+export const isWordPage = (v: unknown): boolean => v instanceof StringList && !v.toSections().nulls.length;
 
 /** The first position in `[lo, hi)` of `sorted` whose entry is not below `key`. */
 export function lowerBound(sorted: StringColumn, key: string, lo: number, hi: number): number {

@@ -18,10 +18,12 @@ import { foldText, words } from '../normalise/index.js';
 import {
   CandidateColumns,
   isCandidatePage,
+  isNumberPage,
   isPairPage,
+  isWordPage,
+  NumberPages,
   PairColumns,
-  type CandidatePage,
-  type PairPage,
+  WordPages,
 } from './completion-pages.js';
 import { StringList } from './format/strings.js';
 import { Ids } from './format/tables.js';
@@ -85,12 +87,12 @@ interface CompletionTables {
   prefixStart: Uint32Array;
   prefixIds: Uint32Array;
   /** Distinct words, sorted; `vocabularyStart[v]` is where word `v`'s pairs begin in `pairs`. */
-  vocabulary: StringList<never>;
-  vocabularyStart: Uint32Array;
+  vocabulary: WordPages;
+  vocabularyStart: NumberPages;
   /** Deletion key of a word head → vocabulary words having it (see {@link headKeys}). */
   deletionKeys: Ids;
   deletionStart: Uint32Array;
-  deletionWords: Uint32Array;
+  deletionWords: NumberPages;
 }
 
 /** A `Map<string, number[]>` (in insertion order) as key ids plus CSR arrays. */
@@ -172,11 +174,11 @@ function buildTables(candidates: readonly CompletionCandidate[], k: number): Com
     prefixes,
     prefixStart,
     prefixIds,
-    vocabulary: StringList.of(vocabulary),
-    vocabularyStart: Uint32Array.from(starts),
+    vocabulary: WordPages.whole(StringList.of(vocabulary)),
+    vocabularyStart: NumberPages.whole(Uint32Array.from(starts)),
     deletionKeys: deletions,
     deletionStart,
-    deletionWords,
+    deletionWords: NumberPages.whole(deletionWords),
   };
 }
 
@@ -214,15 +216,21 @@ export class CompletionIndex {
   }
 
   /**
-   * How many pages of the large columns are in memory, of how many: a reopened index reads a page on
-   * first use (an index built in this process holds each column as one page).
-   * @example index.pages // → { candidates: { read: 1, of: 794 }, pairs: { read: 0, of: 502 } }
+   * How many pages of the paged columns are in memory, of how many: a reopened index reads a page on
+   * first use (an index built in this process holds each column as one page). `words` counts the
+   * vocabulary and typo-table pages together.
+   * @example index.pages // → { candidates: { read: 1, of: 965 }, pairs: { read: 0, of: 474 }, words: { read: 0, of: 96 } }
    */
-  get pages(): { candidates: { read: number; of: number }; pairs: { read: number; of: number } } {
-    const { candidates, pairs } = this.t;
+  get pages(): Record<'candidates' | 'pairs' | 'words', { read: number; of: number }> {
+    const { candidates, pairs, vocabulary, vocabularyStart, deletionWords } = this.t;
+    const words = [vocabulary, vocabularyStart, deletionWords];
     return {
       candidates: { read: candidates.pagesRead, of: candidates.pages.length },
       pairs: { read: pairs.pagesRead, of: pairs.pages.length },
+      words: {
+        read: words.reduce((n, c) => n + c.pagesRead, 0),
+        of: words.reduce((n, c) => n + c.pages.length, 0),
+      },
     };
   }
 
@@ -368,12 +376,13 @@ export class CompletionIndex {
     if (q.length < FUZZY_MIN || isTag(q)) return ranges;
     const seen = new Set<number>();
     for (const key of headKeys(q.slice(0, HEAD))) {
-      const list = listOf(this.t.deletionKeys, this.t.deletionStart, this.t.deletionWords, key);
-      if (!list) continue;
+      const k = this.t.deletionKeys.get(key);
+      if (k === undefined) continue;
+      const list = this.t.deletionWords.range(this.t.deletionStart[k]!, this.t.deletionStart[k + 1]!);
       for (const v of list) {
         if (seen.has(v)) continue;
         seen.add(v);
-        const w = this.t.vocabulary.at(v)!;
+        const w = this.t.vocabulary.at(v);
         if (!w.startsWith(q) && prefixWithinOneEdit(q, w)) ranges.push(this.wordRange(v));
       }
     }
@@ -386,7 +395,7 @@ export class CompletionIndex {
   }
 
   private wordRange(v: number): [number, number] {
-    return [this.t.vocabularyStart[v]!, this.t.vocabularyStart[v + 1]!];
+    return [this.t.vocabularyStart.at(v), this.t.vocabularyStart.at(v + 1)];
   }
 
   /**
@@ -482,10 +491,13 @@ export function prefixWithinOneEdit(q: string, w: string): boolean {
   return q[i] === w[i + 1] && rest(q, i, w, i + 1); // q misses w[i]
 }
 
-/** Page sizes of the saved form: candidates per page and (word, candidate) pairs per page. */
+/** Page sizes of the saved form, in entries a page. */
 export interface CompletionPaging {
   candidates: number;
+  /** (word, candidate) pairs. */
   pairs: number;
+  /** Vocabulary words, their pair starts, and typo-table entries. */
+  words: number;
 }
 
 /**
@@ -493,29 +505,35 @@ export interface CompletionPaging {
  * candidate pages of ~73 KB, pair pages of ~113 KB (median). A first query read 1.4–4.2 MB at 512,
  * 1,024 or 2,048 candidates a page (pairs 8 times as many) and answered within the same 23–57 ms;
  * smaller pages read the fewest bytes on scattered ids (two-word queries) but waste more of the file
- * (a saved part ends in a partly filled 64 KB page: 188 MB at 512 against 138 MB at 1,024).
+ * (a saved part ends in a partly filled 64 KB page: 188 MB at 512 against 138 MB at 1,024). Word
+ * pages of 8,192 entries are ~32 KB of numbers or ~100 KB of words.
  */
-export const COMPLETION_PAGING: CompletionPaging = { candidates: 1024, pairs: 8192 };
+export const COMPLETION_PAGING: CompletionPaging = { candidates: 1024, pairs: 8192, words: 8192 };
 
-/** The saved root: the small tables, the page sizes, and the first word of each pair page. */
-type SavedRoot = Omit<CompletionTables, 'candidates' | 'pairs'> & {
+/** The columns saved in pages, each a list of parts in the saved tree. */
+type Paged = 'candidates' | 'pairs' | 'vocabulary' | 'vocabularyStart' | 'deletionWords';
+
+/** The saved root: the small tables, the sizes of the paged columns, the first word of each pair page. */
+type SavedRoot = Omit<CompletionTables, Paged> & {
   candidatePageSize: number;
   pairPageSize: number;
   pairCount: number;
   firstWords: StringList<never>;
-  candidates: unknown;
-  pairs: unknown;
-};
+  wordPageSize: number;
+  vocabularyCount: number;
+  deletionCount: number;
+} & Record<Paged, unknown>;
 
 /**
  * The saved form of a completion index (pass it to `savedIndex`): the small tables in the root, the
- * candidate and pair columns in pages of `paging` (see `completion-pages.ts`), each read on first
- * access. The page sizes are saved in the root, so a reader follows the file, whatever its own.
+ * candidate, pair, vocabulary and typo-list columns in pages of `paging` (see `completion-pages.ts`),
+ * each read on first access. The page sizes are saved in the root, so a reader follows the file,
+ * whatever its own.
  */
 export function completionForm(paging: CompletionPaging = COMPLETION_PAGING): SavedForm<CompletionIndex> {
   return {
     save: (index) => {
-      const { candidates, pairs, ...small } = index.toTables();
+      const { candidates, pairs, vocabulary, vocabularyStart, deletionWords, ...small } = index.toTables();
       const cut = pairs.cut(paging.pairs);
       return {
         ...small,
@@ -523,55 +541,56 @@ export function completionForm(paging: CompletionPaging = COMPLETION_PAGING): Sa
         pairPageSize: paging.pairs,
         pairCount: pairs.length,
         firstWords: cut.firstWords,
+        wordPageSize: paging.words,
+        vocabularyCount: vocabulary.length,
+        deletionCount: deletionWords.length,
         candidates: candidates.cut(paging.candidates),
         pairs: cut.pages,
+        vocabulary: vocabulary.cut(paging.words),
+        vocabularyStart: vocabularyStart.cut(paging.words),
+        deletionWords: deletionWords.cut(paging.words),
       } satisfies SavedRoot;
     },
     open: (tree) => {
       const t = tree as SavedRoot;
       const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+      const counts = [t.size, t.k, t.candidatePageSize, t.pairPageSize, t.pairCount, t.wordPageSize];
       if (
-        ![t.size, t.k, t.candidatePageSize, t.pairPageSize, t.pairCount].every(whole) ||
+        ![...counts, t.vocabularyCount, t.deletionCount].every(whole) ||
         !(t.firstWords instanceof StringList) ||
         !(t.prefixes instanceof Ids) ||
         !(t.prefixStart instanceof Uint32Array) ||
         !(t.prefixIds instanceof Uint32Array) ||
-        !(t.vocabulary instanceof StringList) ||
-        !(t.vocabularyStart instanceof Uint32Array) ||
-        t.vocabularyStart.length !== t.vocabulary.length + 1 ||
         !(t.deletionKeys instanceof Ids) ||
         !(t.deletionStart instanceof Uint32Array) ||
-        !(t.deletionWords instanceof Uint32Array)
+        t.deletionStart.length !== t.deletionKeys.length + 1 ||
+        t.deletionStart[t.deletionKeys.length] !== t.deletionCount
       )
         throw new Error('CompletionIndex: saved tables of another shape');
-      // Throw on page counts that do not fit the sizes (a damaged root): the index is rebuilt.
-      const candidates = CandidateColumns.paged(
-        t.size,
-        t.candidatePageSize,
-        t.candidates as PartList<CandidatePage>,
-      );
-      const pairs = PairColumns.paged(
-        t.pairCount,
-        t.pairPageSize,
-        t.firstWords,
-        t.pairs as PartList<PairPage>,
-      );
+      // The constructors throw on page counts that do not fit the sizes (a damaged root): rebuilt.
+      const pages = <P>(k: Paged) => t[k] as PartList<P>;
       return CompletionIndex.fromTables({
         size: t.size,
         k: t.k,
-        candidates,
-        pairs,
+        candidates: CandidateColumns.paged(t.size, t.candidatePageSize, pages('candidates')),
+        pairs: PairColumns.paged(t.pairCount, t.pairPageSize, t.firstWords, pages('pairs')),
         prefixes: t.prefixes,
         prefixStart: t.prefixStart,
         prefixIds: t.prefixIds,
-        vocabulary: t.vocabulary,
-        vocabularyStart: t.vocabularyStart,
+        vocabulary: WordPages.paged(t.vocabularyCount, t.wordPageSize, pages('vocabulary')),
+        vocabularyStart: NumberPages.paged(t.vocabularyCount + 1, t.wordPageSize, pages('vocabularyStart')),
         deletionKeys: t.deletionKeys,
         deletionStart: t.deletionStart,
-        deletionWords: t.deletionWords,
+        deletionWords: NumberPages.paged(t.deletionCount, t.wordPageSize, pages('deletionWords')),
       });
     },
-    listed: { candidates: isCandidatePage, pairs: isPairPage },
+    listed: {
+      candidates: isCandidatePage,
+      pairs: isPairPage,
+      vocabulary: isWordPage,
+      vocabularyStart: isNumberPage,
+      deletionWords: isNumberPage,
+    },
   };
 }
 
