@@ -2,14 +2,13 @@
  * The large columns of a completion index (`completion.ts`) as pages, so a saved index is read a page
  * at a time: at 1M businesses the company-name index is ~190 MB, and reading a saved part out of
  * SQLite costs milliseconds per MB, while a first short query needs the best twenty names (one page)
- * and the small tables. Two kinds of columns:
+ * and the small tables. Three kinds of columns:
  *
  * - per candidate (label, value, words), in pages of a fixed number of candidates. Candidate ids are
  *   ranks, so the best candidates, which short queries return, sit in the first pages;
  * - per (word, candidate) pair sorted by word, in pages of a fixed number of pairs, the first word of
  *   each page kept beside them (in the saved root): a prefix's binary search picks its page there and
- *   reads one page, not the log2(n) pages a search over the whole column would touch.
- *
+ *   reads one page, not the log2(n) pages a search over the whole column would touch;
  * - the vocabulary (distinct words, sorted), where each word's pairs start, and the typo table's word
  *   lists, in pages of a fixed number of entries: they grow with the vocabulary, which real names make
  *   large (~70 bytes a distinct word), and a typo lookup reads a few pages of them.
