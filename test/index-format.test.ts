@@ -67,6 +67,32 @@ describe('index container', () => {
     expect((decodeIndex(bytes) as { b: Float64Array }).b[0]).toBe(42);
   });
 
+  it('slices string lists into lists of their own, one byte a unit where the slice is Latin-1', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.constantFrom('', 'a', 'zürich', 'İzmir', 'ﬃ', 'park'), { nil: null })),
+        fc.nat(),
+        fc.nat(),
+        (values, x, y) => {
+          const list = StringList.of(values);
+          const [a, b] = [x % (values.length + 1), y % (values.length + 1)].sort((p, q) => p - q) as [
+            number,
+            number,
+          ];
+          const slice = (roundTrip({ s: list.slice(a, b) }) as { s: StringList }).s;
+          expect(Array.from({ length: slice.length }, (_, i) => slice.at(i))).toEqual(values.slice(a, b));
+          const wide = values.slice(a, b).some((v) => v !== null && /[^\u0000-\u00ff]/.test(v));
+          const units = slice.toSections().units;
+          expect(units.BYTES_PER_ELEMENT).toBe(wide ? 2 : 1);
+          expect(slice.byteLength).toBe(
+            units.byteLength + 4 * (b - a + 1) + (values.includes(null) ? b - a : 0),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('round trips string lists (nulls, empty strings, non-Latin-1) and the hash tables', () => {
     fc.assert(
       fc.property(

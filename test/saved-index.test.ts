@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as runLoad } from '../src/cli/commands/load.js';
 import { autocomplete, completionIndex } from '../src/core/autocomplete.js';
 import { fetchProspects } from '../src/core/fetch.js';
-import { CompletionIndex } from '../src/indexes/completion.js';
+import { COMPLETION_FORM, CompletionIndex } from '../src/indexes/completion.js';
 import { AUTOCOMPLETE_FIELDS } from '../src/schemas/enums.js';
 import { prospectStats } from '../src/core/stats.js';
 import { openEngine, type Engine } from '../src/engine.js';
@@ -139,7 +139,7 @@ describe('saved indexes', () => {
       const queries = ['', 'a', 'unit', 'soft eng', 'sofware', 'cal', 'gmbh', 'brightwell nv', 'zzzz'];
       for (const field of AUTOCOMPLETE_FIELDS) {
         const saved = reader.indexes.get(
-          savedIndex<CompletionIndex>(`search.autocomplete.${field}`, notBuilt),
+          savedIndex<CompletionIndex>(`search.autocomplete.${field}`, notBuilt, COMPLETION_FORM),
         );
         expect(saved).toBeInstanceOf(CompletionIndex);
         expect(saved.size).toBe(completionIndex(memory, field).size);

@@ -24,6 +24,7 @@ import type { Context, Kind } from '../runtime/context.js';
 import { savedIndex } from '../indexes/persist.js';
 import { businessIndex } from '../indexes/businesses.js';
 import {
+  COMPLETION_FORM,
   CompletionIndex,
   MAX_QUERY_CHARS,
   queryWords,
@@ -230,6 +231,7 @@ const COMPLETION_INDEXES = Object.fromEntries(
     savedIndex(
       `search.autocomplete.${field}`,
       (e) => new CompletionIndex(candidates(e, field), AUTOCOMPLETE_LIMIT),
+      COMPLETION_FORM,
     ),
   ]),
 ) as Record<AutocompleteField, Kind<CompletionIndex>>;

@@ -15,9 +15,19 @@
  */
 import { distance } from 'fastest-levenshtein';
 import { foldText, words } from '../normalise/index.js';
-import { registerCodec } from './format/container.js';
-import { StringList, type StringColumn } from './format/strings.js';
+import {
+  CandidateColumns,
+  isCandidatePage,
+  isNumberPage,
+  isPairPage,
+  isWordPage,
+  NumberPages,
+  PairColumns,
+  WordPages,
+} from './completion-pages.js';
+import { StringList } from './format/strings.js';
 import { Ids } from './format/tables.js';
+import type { PartList, SavedForm } from './persist.js';
 
 export interface CompletionCandidate {
   label: string;
@@ -60,31 +70,29 @@ function isTag(w: string): boolean {
 
 /**
  * The index's data: typed arrays and string tables throughout (see `format/`), so the saved form is
- * reopened without decoding (`indexes/persist.ts`). Lists per key are CSR arrays: the entries of key
- * `i` are `ids[start[i] .. start[i + 1])`.
+ * reopened without decoding (`indexes/persist.ts`). The large columns are read through
+ * {@link CandidateColumns} and {@link PairColumns}, one page in memory when built here, saved pages
+ * read on first access when reopened (`completion-pages.ts`). Lists per key are CSR arrays: the
+ * entries of key `i` are `ids[start[i] .. start[i + 1])`.
  */
 interface CompletionTables {
   size: number;
   k: number;
-  labels: StringList<never>;
-  values: StringList<never>;
-  /** Folded searchable words of candidate `id`: `words[wordStart[id] .. wordStart[id + 1])`. */
-  wordStart: Uint32Array;
-  words: StringList<never>;
+  /** Label, value and folded searchable words of each candidate. */
+  candidates: CandidateColumns;
   /** Every (word, candidate) pair, sorted by word then candidate. */
-  sortedWords: StringList<never>;
-  sortedIds: Uint32Array;
+  pairs: PairColumns;
   /** Prefix (up to `PREFIX_TABLE_MAX` characters) → its best `k` candidates. */
   prefixes: Ids;
   prefixStart: Uint32Array;
   prefixIds: Uint32Array;
-  /** Distinct words, sorted; `vocabularyStart[v]` is where word `v`'s pairs begin in `sortedWords`. */
-  vocabulary: StringList<never>;
-  vocabularyStart: Uint32Array;
+  /** Distinct words, sorted; `vocabularyStart[v]` is where word `v`'s pairs begin in `pairs`. */
+  vocabulary: WordPages;
+  vocabularyStart: NumberPages;
   /** Deletion key of a word head → vocabulary words having it (see {@link headKeys}). */
   deletionKeys: Ids;
   deletionStart: Uint32Array;
-  deletionWords: Uint32Array;
+  deletionWords: NumberPages;
 }
 
 /** A `Map<string, number[]>` (in insertion order) as key ids plus CSR arrays. */
@@ -146,23 +154,31 @@ function buildTables(candidates: readonly CompletionCandidate[], k: number): Com
   wordsOf.forEach((ws, id) => (wordStart[id + 1] = wordStart[id]! + ws.length));
   const [prefixes, prefixStart, prefixIds] = csr(prefixTop);
   const [deletions, deletionStart, deletionWords] = csr(deletionKeys);
+  const labels = sorted.map((c) => c.label);
   return {
     size: sorted.length,
     k,
-    labels: StringList.of(sorted.map((c) => c.label)),
-    values: StringList.of(sorted.map((c) => c.value)),
-    wordStart,
-    words: StringList.of(wordsOf.flat()),
-    sortedWords: StringList.of(sortedWords),
-    sortedIds: Uint32Array.from(pairs, (p) => p[1]),
+    candidates: CandidateColumns.whole({
+      labels: StringList.of(labels),
+      // Most fields' values are their labels (every company name): kept once.
+      values: sorted.every((c, i) => c.value === labels[i])
+        ? undefined
+        : StringList.of(sorted.map((c) => c.value)),
+      wordStart,
+      words: StringList.of(wordsOf.flat()),
+    }),
+    pairs: PairColumns.whole({
+      words: StringList.of(sortedWords),
+      ids: Uint32Array.from(pairs, (p) => p[1]),
+    }),
     prefixes,
     prefixStart,
     prefixIds,
-    vocabulary: StringList.of(vocabulary),
-    vocabularyStart: Uint32Array.from(starts),
+    vocabulary: WordPages.whole(StringList.of(vocabulary)),
+    vocabularyStart: NumberPages.whole(Uint32Array.from(starts)),
     deletionKeys: deletions,
     deletionStart,
-    deletionWords,
+    deletionWords: NumberPages.whole(deletionWords),
   };
 }
 
@@ -176,7 +192,7 @@ export class CompletionIndex {
   readonly size: number;
   private readonly k: number;
   private readonly t: CompletionTables;
-  /** Words of candidates read so far (decoded from `t.words` once each). */
+  /** Words of candidates read so far (decoded once each). */
   private readonly wordMemo: (string[] | undefined)[] = [];
 
   constructor(candidates: readonly CompletionCandidate[], k = 20) {
@@ -199,8 +215,27 @@ export class CompletionIndex {
     return this.t;
   }
 
+  /**
+   * How many pages of the paged columns are in memory, of how many: a reopened index reads a page on
+   * first use (an index built in this process holds each column as one page). `words` counts the
+   * vocabulary and typo-table pages together.
+   * @example index.pages // → { candidates: { read: 1, of: 965 }, pairs: { read: 0, of: 474 }, words: { read: 0, of: 96 } }
+   */
+  get pages(): Record<'candidates' | 'pairs' | 'words', { read: number; of: number }> {
+    const { candidates, pairs, vocabulary, vocabularyStart, deletionWords } = this.t;
+    const words = [vocabulary, vocabularyStart, deletionWords];
+    return {
+      candidates: { read: candidates.pagesRead, of: candidates.pages.length },
+      pairs: { read: pairs.pagesRead, of: pairs.pages.length },
+      words: {
+        read: words.reduce((n, c) => n + c.pagesRead, 0),
+        of: words.reduce((n, c) => n + c.pages.length, 0),
+      },
+    };
+  }
+
   private item(id: number): CompletionItem {
-    return { label: this.t.labels.at(id)!, value: this.t.values.at(id)! };
+    return { label: this.t.candidates.label(id), value: this.t.candidates.value(id) };
   }
 
   private firstItems(limit: number): CompletionItem[] {
@@ -211,11 +246,7 @@ export class CompletionIndex {
 
   private wordsOf(id: number): string[] {
     let ws = this.wordMemo[id];
-    if (ws === undefined) {
-      ws = [];
-      for (let i = this.t.wordStart[id]!; i < this.t.wordStart[id + 1]!; i++) ws.push(this.t.words.at(i)!);
-      this.wordMemo[id] = ws;
-    }
+    if (ws === undefined) this.wordMemo[id] = ws = this.t.candidates.words(id);
     return ws;
   }
 
@@ -232,13 +263,8 @@ export class CompletionIndex {
 
   /** Every id (unsorted, capped) having a word that starts with `prefix`. */
   private rangeIds(prefix: string): number[] {
-    const words = this.t.sortedWords;
-    const lo = lowerBound(words, prefix);
     const out: number[] = [];
-    for (let i = lo; i < words.length && out.length < RANGE_SCAN_CAP; i++) {
-      if (!words.at(i)!.startsWith(prefix)) break;
-      out.push(this.t.sortedIds[i]!);
-    }
+    this.t.pairs.idsWithPrefix(this.t.pairs.lowerBound(prefix), prefix, out, RANGE_SCAN_CAP);
     return out;
   }
 
@@ -302,7 +328,7 @@ export class CompletionIndex {
       if (r[1] - r[0] <= range[1] - range[0]) [driver, range] = [i, r];
     });
     const ids: number[] = [];
-    for (let i = range[0]; i < range[1] && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.t.sortedIds[i]!);
+    this.t.pairs.idsIn(range[0], range[1], ids, RANGE_SCAN_CAP);
     const rest = qs.filter((_, i) => i !== driver);
     const out: number[] = [];
     for (const id of dedupeSorted(ids.sort((a, b) => a - b))) {
@@ -327,10 +353,11 @@ export class CompletionIndex {
       if (n < best) [best, driver] = [n, i];
     });
     const ids: number[] = [];
-    for (const [lo, hi] of accepted[driver]!) {
-      for (let i = lo; i < hi && ids.length < RANGE_SCAN_CAP; i++) ids.push(this.t.sortedIds[i]!);
-    }
+    for (const [lo, hi] of accepted[driver]!) this.t.pairs.idsIn(lo, hi, ids, RANGE_SCAN_CAP);
     ids.sort((a, b) => a - b);
+    // One query word: every id of its ranges is an answer, and no candidate's words need reading (in a
+    // reopened index they are spread over every page).
+    if (qs.length === 1) return dedupeSorted(ids);
     const out: number[] = [];
     for (const id of dedupeSorted(ids)) {
       const ws = this.wordsOf(id);
@@ -340,7 +367,7 @@ export class CompletionIndex {
   }
 
   /**
-   * Ranges of `sortedWords` (pairs) whose word starts with `q` or is one edit away from a word having
+   * Ranges of pairs whose word starts with `q` or is one edit away from a word having
    * `q` as a prefix. Fuzzy words are found through the deletion keys of word heads (SymSpell-style), so
    * the cost depends on the query word's head, never on the alphabet times its length.
    */
@@ -349,26 +376,26 @@ export class CompletionIndex {
     if (q.length < FUZZY_MIN || isTag(q)) return ranges;
     const seen = new Set<number>();
     for (const key of headKeys(q.slice(0, HEAD))) {
-      const list = listOf(this.t.deletionKeys, this.t.deletionStart, this.t.deletionWords, key);
-      if (!list) continue;
+      const k = this.t.deletionKeys.get(key);
+      if (k === undefined) continue;
+      const list = this.t.deletionWords.range(this.t.deletionStart[k]!, this.t.deletionStart[k + 1]!);
       for (const v of list) {
         if (seen.has(v)) continue;
         seen.add(v);
-        const w = this.t.vocabulary.at(v)!;
+        const w = this.t.vocabulary.at(v);
         if (!w.startsWith(q) && prefixWithinOneEdit(q, w)) ranges.push(this.wordRange(v));
       }
     }
     return ranges;
   }
 
-  /** Range of `sortedWords` starting with `prefix` (two binary searches). */
+  /** Range of pairs whose word starts with `prefix` (two binary searches, a page each when saved). */
   private prefixRange(prefix: string): [number, number] {
-    const words = this.t.sortedWords;
-    return [lowerBound(words, prefix), lowerBound(words, `${prefix}\uffff`)];
+    return [this.t.pairs.lowerBound(prefix), this.t.pairs.lowerBound(`${prefix}\uffff`)];
   }
 
   private wordRange(v: number): [number, number] {
-    return [this.t.vocabularyStart[v]!, this.t.vocabularyStart[v + 1]!];
+    return [this.t.vocabularyStart.at(v), this.t.vocabularyStart.at(v + 1)];
   }
 
   /**
@@ -425,17 +452,6 @@ export function queryWords(query: string): string[] {
     .map((w) => w.slice(0, MAX_WORD_CHARS));
 }
 
-function lowerBound(sorted: StringColumn, key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted.at(mid)! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * A head and its one-deletion variants. Two heads of the same length whose words are one edit apart
  * (deletion, insertion, substitution or adjacent transposition) always share a key, so looking up the
@@ -475,22 +491,108 @@ export function prefixWithinOneEdit(q: string, w: string): boolean {
   return q[i] === w[i + 1] && rest(q, i, w, i + 1); // q misses w[i]
 }
 
-registerCodec({
-  name: 'CompletionIndex',
-  type: CompletionIndex,
-  toTree: (index) => index.toTables(),
-  fromTree: (tree) => {
-    const t = tree as CompletionTables;
-    if (
-      typeof t.size !== 'number' ||
-      !(t.labels instanceof StringList) ||
-      t.labels.length !== t.size ||
-      !(t.wordStart instanceof Uint32Array) ||
-      t.wordStart.length !== t.size + 1 ||
-      !(t.prefixes instanceof Ids) ||
-      !(t.deletionKeys instanceof Ids)
-    )
-      throw new Error('CompletionIndex: saved tables of another shape');
-    return CompletionIndex.fromTables(t);
-  },
-});
+/** Page sizes of the saved form, in entries a page. */
+export interface CompletionPaging {
+  candidates: number;
+  /** (word, candidate) pairs. */
+  pairs: number;
+  /** Vocabulary words, their pair starts, and typo-table entries. */
+  words: number;
+}
+
+/**
+ * Page sizes measured on the company names of 1M generated businesses (988k candidates, 4.1M pairs):
+ * candidate pages of ~73 KB, pair pages of ~113 KB (median). A first query read 1.4–4.2 MB at 512,
+ * 1,024 or 2,048 candidates a page (pairs 8 times as many) and answered within the same 23–57 ms;
+ * smaller pages read the fewest bytes on scattered ids (two-word queries) but waste more of the file
+ * (a saved part ends in a partly filled 64 KB page: 188 MB at 512 against 138 MB at 1,024). Word
+ * pages of 8,192 entries are ~32 KB of numbers or ~100 KB of words.
+ */
+export const COMPLETION_PAGING: CompletionPaging = { candidates: 1024, pairs: 8192, words: 8192 };
+
+/** The columns saved in pages, each a list of parts in the saved tree. */
+type Paged = 'candidates' | 'pairs' | 'vocabulary' | 'vocabularyStart' | 'deletionWords';
+
+/** The saved root: the small tables, the sizes of the paged columns, the first word of each pair page. */
+type SavedRoot = Omit<CompletionTables, Paged> & {
+  candidatePageSize: number;
+  pairPageSize: number;
+  pairCount: number;
+  firstWords: StringList<never>;
+  wordPageSize: number;
+  vocabularyCount: number;
+  deletionCount: number;
+} & Record<Paged, unknown>;
+
+/**
+ * The saved form of a completion index (pass it to `savedIndex`): the small tables in the root, the
+ * candidate, pair, vocabulary and typo-list columns in pages of `paging` (see `completion-pages.ts`),
+ * each read on first access. The page sizes are saved in the root, so a reader follows the file,
+ * whatever its own.
+ */
+export function completionForm(paging: CompletionPaging = COMPLETION_PAGING): SavedForm<CompletionIndex> {
+  return {
+    save: (index) => {
+      const { candidates, pairs, vocabulary, vocabularyStart, deletionWords, ...small } = index.toTables();
+      const cut = pairs.cut(paging.pairs);
+      return {
+        ...small,
+        candidatePageSize: paging.candidates,
+        pairPageSize: paging.pairs,
+        pairCount: pairs.length,
+        firstWords: cut.firstWords,
+        wordPageSize: paging.words,
+        vocabularyCount: vocabulary.length,
+        deletionCount: deletionWords.length,
+        candidates: candidates.cut(paging.candidates),
+        pairs: cut.pages,
+        vocabulary: vocabulary.cut(paging.words),
+        vocabularyStart: vocabularyStart.cut(paging.words),
+        deletionWords: deletionWords.cut(paging.words),
+      } satisfies SavedRoot;
+    },
+    open: (tree) => {
+      const t = tree as SavedRoot;
+      const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+      const counts = [t.size, t.k, t.candidatePageSize, t.pairPageSize, t.pairCount, t.wordPageSize];
+      if (
+        ![...counts, t.vocabularyCount, t.deletionCount].every(whole) ||
+        !(t.firstWords instanceof StringList) ||
+        !(t.prefixes instanceof Ids) ||
+        !(t.prefixStart instanceof Uint32Array) ||
+        !(t.prefixIds instanceof Uint32Array) ||
+        !(t.deletionKeys instanceof Ids) ||
+        !(t.deletionStart instanceof Uint32Array) ||
+        t.deletionStart.length !== t.deletionKeys.length + 1 ||
+        t.deletionStart[t.deletionKeys.length] !== t.deletionCount
+      )
+        throw new Error('CompletionIndex: saved tables of another shape');
+      // The constructors throw on page counts that do not fit the sizes (a damaged root): rebuilt.
+      const pages = <P>(k: Paged) => t[k] as PartList<P>;
+      return CompletionIndex.fromTables({
+        size: t.size,
+        k: t.k,
+        candidates: CandidateColumns.paged(t.size, t.candidatePageSize, pages('candidates')),
+        pairs: PairColumns.paged(t.pairCount, t.pairPageSize, t.firstWords, pages('pairs')),
+        prefixes: t.prefixes,
+        prefixStart: t.prefixStart,
+        prefixIds: t.prefixIds,
+        vocabulary: WordPages.paged(t.vocabularyCount, t.wordPageSize, pages('vocabulary')),
+        vocabularyStart: NumberPages.paged(t.vocabularyCount + 1, t.wordPageSize, pages('vocabularyStart')),
+        deletionKeys: t.deletionKeys,
+        deletionStart: t.deletionStart,
+        deletionWords: NumberPages.paged(t.deletionCount, t.wordPageSize, pages('deletionWords')),
+      });
+    },
+    listed: {
+      candidates: isCandidatePage,
+      pairs: isPairPage,
+      vocabulary: isWordPage,
+      vocabularyStart: isNumberPage,
+      deletionWords: isNumberPage,
+    },
+  };
+}
+
+/** The saved form of every completion index (`core/autocomplete.ts`). */
+export const COMPLETION_FORM = completionForm();

@@ -35,9 +35,12 @@ import './format/strings.js';
  * 8: string-key table slots are (hash, id): 8 bytes instead of 16 (`hash/string-key-table.ts`).
  * 9: the business search index is saved in parts read on first access, as the prospect one (5).
  * 10: the match indexes' key tables are saved in shards by key hash, each read on first access
- * (`hash/key-shards.ts`); the business match index holds no ids (read from the table, as prospects').
+ * (`hash/key-shards.ts`); the business match index holds no ids (read from the table, as prospects');
+ * the prospect match index's columns in pages; the token index's large arrays apart.
+ * 11: completion indexes are saved in pages read on first access (`completion-pages.ts`); values are
+ * saved only where they differ from the labels; the business rowid → position table apart.
  */
-export const INDEX_FORMAT = 10;
+export const INDEX_FORMAT = 11;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one

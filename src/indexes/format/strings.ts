@@ -78,18 +78,25 @@ export class StringList<N extends null = null> implements NullableStringColumn {
     return this.at(i) ?? '';
   }
 
+  /**
+   * Entries `[start, end)` as a list of their own, saved with only its own bytes: the offsets a rebased
+   * copy, the units a view, or a one-byte copy when the list is UTF-16 but these entries are Latin-1
+   * (one name in another script would otherwise double every slice of a list cut in pages).
+   * @example StringList.of(['a', 'bc', 'd']).slice(1, 3).at(0) // → 'bc'
+   */
+  slice(start: number, end: number): StringList<N> {
+    const from = this.offsets[start] as number;
+    const offsets = this.offsets.slice(start, end + 1);
+    for (let i = 0; i < offsets.length; i++) offsets[i]! -= from;
+    let units = this.units.subarray(from, this.offsets[end] as number);
+    if (units instanceof Uint16Array && units.every((u) => u <= 0xff)) units = Uint8Array.from(units);
+    const nulls = this.nulls.length > 0 ? this.nulls.slice(start, end) : this.nulls;
+    return new StringList<N>(units, offsets, nulls);
+  }
+
   /** Bytes held by the arrays. */
   get byteLength(): number {
     return this.units.byteLength + this.offsets.byteLength + this.nulls.byteLength;
-  }
-
-  /** Entries `[from, to)` as a list of their own (the arrays copied, offsets from 0). */
-  slice(from: number, to: number): StringList<N> {
-    const start = this.offsets[from] as number;
-    const offsets = this.offsets.slice(from, to + 1);
-    for (let i = 0; i < offsets.length; i++) offsets[i] = (offsets[i] as number) - start;
-    const nulls = this.nulls.length === 0 ? this.nulls : this.nulls.slice(from, to);
-    return new StringList<N>(this.units.slice(start, this.offsets[to] as number), offsets, nulls);
   }
 
   toSections(): { units: Uint8Array | Uint16Array; offsets: Uint32Array; nulls: Uint8Array } {
