@@ -4,7 +4,7 @@
  * each prospect is 20 MB and the name-word postings 42 MB, and a 50-row name match needs a few binary
  * searches in them, not every page.
  */
-import type { Pages } from './strings.js';
+import { pagesRead, type Pages } from './strings.js';
 
 /** What readers of an integer column need. */
 export interface IntColumn {
@@ -65,9 +65,7 @@ export class PagedInts implements IntColumn {
 
   /** How many pages are in memory (read so far). */
   get pagesRead(): number {
-    let n = 0;
-    for (let p = 0; p < this.pages.length; p++) if (this.pages.isRead(p)) n++;
-    return n;
+    return pagesRead(this.pages);
   }
 }
 

@@ -146,6 +146,13 @@ export interface Pages<T> {
   isRead(i: number): boolean;
 }
 
+/** How many of `pages` are in memory (read so far). */
+export function pagesRead(pages: Pages<unknown>): number {
+  let n = 0;
+  for (let p = 0; p < pages.length; p++) if (pages.isRead(p)) n++;
+  return n;
+}
+
 /**
  * A string column cut in pages of 2^`bits` entries, each read on first access: a first match that
  * reads the names of a few hundred candidates reads their pages, not the column (83 MB of prospect
@@ -169,9 +176,7 @@ export class PagedStrings implements NullableStringColumn {
 
   /** How many pages are in memory (read so far). */
   get pagesRead(): number {
-    let n = 0;
-    for (let p = 0; p < this.pages.length; p++) if (this.pages.isRead(p)) n++;
-    return n;
+    return pagesRead(this.pages);
   }
 }
 
