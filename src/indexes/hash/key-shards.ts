@@ -5,7 +5,7 @@
  * it reads fifty of ~90 KB. A table built in this process stays whole ({@link KeyIndex}); both answer
  * through {@link KeyLookup}, with the same positions in the same order.
  */
-import type { KeyIndex} from './key-index.js';
+import type { KeyIndex } from './key-index.js';
 import { KeyIndexBuilder } from './key-index.js';
 import { hashFolded, hashString } from './string-hash.js';
 

@@ -8,7 +8,7 @@
  */
 import type { Context } from '../../runtime/context.js';
 import { companyFullKey, companyMatchName } from '../../normalise/index.js';
-import type { KeyIndex} from '../hash/index.js';
+import type { KeyIndex } from '../hash/index.js';
 import { KeyIndexBuilder, type KeyLookup } from '../hash/index.js';
 import { StringList, type NullableStringColumn, type StringColumn } from '../format/strings.js';
 import { splitForm } from '../parted-form.js';
