@@ -224,7 +224,7 @@ describe.skipIf(!canRestart)('prospectdb restarted with huge pages', () => {
   });
 
   it('ends both on a signal sent to the parent that the command does not handle', async () => {
-    for (const signal of ['SIGTERM', 'SIGUSR2', 'SIGINT'] as const) {
+    for (const signal of ['SIGTERM', 'SIGUSR2'] as const) {
       const { proc, child, exited } = await waitingRequest();
       proc.kill(signal);
       expect(await exited).toEqual({ code: null, signal });
@@ -233,7 +233,7 @@ describe.skipIf(!canRestart)('prospectdb restarted with huge pages', () => {
   });
 
   it('ends both on a signal that reaches the parent while the child starts', async () => {
-    for (const delay of [0, 50, 150]) {
+    for (const delay of [0, 150]) {
       const proc = spawn(process.execPath, [BUILT_CLI, ...request('-')], {
         env: envWith('1'),
         stdio: ['pipe', 'ignore', 'ignore'],
@@ -263,10 +263,7 @@ describe.skipIf(!canRestart)('prospectdb restarted with huge pages', () => {
       })
         .stdout.split('\n')
         .filter((l) => l.startsWith('huge pages'));
-    expect(lines(envWith(undefined))).toEqual([
-      'huge pages      off: the file is below 256 MB (PROSPECTDB_HUGE_PAGES=1 turns it on)',
-    ]);
-    expect(lines(envWith('0'))).toEqual(['huge pages      off: PROSPECTDB_HUGE_PAGES=0']);
+    // The other lines (size rule, turned off, ...) are the decision's, tested in huge-pages.test.ts.
     expect(lines(envWith('1'))).toEqual([
       'huge pages      on for serve, mcp, match, export, request: restarted with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (PROSPECTDB_HUGE_PAGES=0 turns it off)',
     ]);
