@@ -4,7 +4,7 @@
  * each prospect is 20 MB and the name-word postings 42 MB, and a 50-row name match needs a few binary
  * searches in them, not every page.
  */
-import { pagesRead, type Pages } from './strings.js';
+import { PagedColumn } from './strings.js';
 
 /** What readers of an integer column need. */
 export interface IntColumn {
@@ -33,17 +33,7 @@ export class Ints implements IntColumn {
 }
 
 /** A column cut in pages of 2^`bits` entries, each read on first access. Saved by {@link intPages}. */
-export class PagedInts implements IntColumn {
-  private readonly mask: number;
-
-  constructor(
-    readonly length: number,
-    private readonly pages: Pages<Int32Array>,
-    private readonly bits: number,
-  ) {
-    this.mask = 2 ** bits - 1;
-  }
-
+export class PagedInts extends PagedColumn<Int32Array> implements IntColumn {
   at(i: number): number {
     return this.pages.at(i >>> this.bits)[i & this.mask] as number;
   }
@@ -61,11 +51,6 @@ export class PagedInts implements IntColumn {
       at = end;
     }
     return out;
-  }
-
-  /** How many pages are in memory (read so far). */
-  get pagesRead(): number {
-    return pagesRead(this.pages);
   }
 }
 

@@ -146,37 +146,37 @@ export interface Pages<T> {
   isRead(i: number): boolean;
 }
 
-/** How many of `pages` are in memory (read so far). */
-export function pagesRead(pages: Pages<unknown>): number {
-  let n = 0;
-  for (let p = 0; p < pages.length; p++) if (pages.isRead(p)) n++;
-  return n;
-}
-
 /**
- * A string column cut in pages of 2^`bits` entries, each read on first access: a first match that
- * reads the names of a few hundred candidates reads their pages, not the column (83 MB of prospect
- * names at 5M). Saved by {@link stringPages}.
+ * A column cut in pages of 2^`bits` entries, each read on first access: what {@link PagedStrings} and
+ * `PagedInts` (`ints.ts`) share.
  */
-export class PagedStrings implements NullableStringColumn {
-  private readonly mask: number;
+export abstract class PagedColumn<P> {
+  protected readonly mask: number;
 
   constructor(
     readonly length: number,
-    private readonly pages: Pages<StringList>,
-    private readonly bits: number,
+    protected readonly pages: Pages<P>,
+    protected readonly bits: number,
   ) {
     this.mask = 2 ** bits - 1;
   }
 
+  /** How many pages are in memory (read so far). */
+  get pagesRead(): number {
+    let n = 0;
+    for (let p = 0; p < this.pages.length; p++) if (this.pages.isRead(p)) n++;
+    return n;
+  }
+}
+
+/**
+ * A string column in pages: a first match that reads the names of a few hundred candidates reads their
+ * pages, not the column (83 MB of prospect names at 5M). Saved by {@link stringPages}.
+ */
+export class PagedStrings extends PagedColumn<StringList> implements NullableStringColumn {
   at(i: number): string | null | undefined {
     if (!(i >= 0 && i < this.length)) return undefined;
     return this.pages.at(i >>> this.bits).at(i & this.mask);
-  }
-
-  /** How many pages are in memory (read so far). */
-  get pagesRead(): number {
-    return pagesRead(this.pages);
   }
 }
 

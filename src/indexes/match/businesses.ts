@@ -16,6 +16,7 @@ import { savedIndex, type SavedForm } from '../persist.js';
 import type { Db } from '../../store/db.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
 import { preparedOnce } from '../../store/statements.js';
+import { tableIds } from './table-ids.js';
 import { buildTokenIndex, TOKEN_INDEX_FORM, type TokenIndex } from './token-index.js';
 
 export interface BusinessMatchIndex {
@@ -144,19 +145,15 @@ const idStatement = preparedOnce((db: Db) => db.prepare(SCAN_SQL.businessId).plu
 const rowidStatement = preparedOnce((db: Db) => db.prepare(SCAN_SQL.businessRowid).pluck());
 
 /**
- * The business id at each position of `index`, read from the table when asked (an answer reads a few;
- * holding a million of them cost the first match of a process 50 MB of reading at 1M businesses).
+ * The business id at each position of `index`, read from the table when asked (`table-ids.ts`).
  */
 export function businessIds(db: Db, index: BusinessMatchIndex): StringColumn {
-  const { size } = index;
-  return {
-    length: size,
-    at: (pos) => {
-      if (!(pos >= 0 && pos < size)) return undefined;
-      const rowids = index.rowids;
-      return idStatement(db).get(rowids.length === 0 ? pos + 1 : rowids[pos]) as string | undefined;
-    },
-  };
+  return tableIds(
+    db,
+    index.size,
+    () => index.rowids,
+    (d, rowid) => idStatement(d).get(rowid) as string | undefined,
+  );
 }
 
 /** The position of the business with id `id` (as stored: lower-case hex) in `index`, -1 when none. */

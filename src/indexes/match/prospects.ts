@@ -16,6 +16,7 @@ import { StringList, type StringColumn } from '../format/strings.js';
 import { Ids, NearTable } from '../format/tables.js';
 import { savedIndex, savedOnly, type SavedForm } from '../persist.js';
 import { businessMatchIndex } from './businesses.js';
+import { tableIds } from './table-ids.js';
 import type { Db } from '../../store/db.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
 import { preparedOnce } from '../../store/statements.js';
@@ -214,20 +215,14 @@ const PROSPECT_MATCH = savedIndex('match.prospects', build, PROSPECT_MATCH_FORM)
 
 const idStatement = preparedOnce((db: Db) => db.prepare(SCAN_SQL.prospectId).pluck());
 
-/**
- * The prospect id at each position of `index`, read from the table when asked (an answer reads a few;
- * holding a million of them in the index cost more bytes than the rest of its root).
- */
+/** The prospect id at each position of `index`, read from the table when asked (`table-ids.ts`). */
 export function prospectIds(db: Db, index: ProspectMatchIndex): StringColumn {
-  const { size, rowids } = index;
-  return {
-    length: size,
-    at: (pos) => {
-      if (!(pos >= 0 && pos < size)) return undefined;
-      const rowid = rowids.length === 0 ? pos + 1 : (rowids[pos] as number);
-      return idStatement(db).get(rowid) as string | undefined;
-    },
-  };
+  return tableIds(
+    db,
+    index.size,
+    () => index.rowids,
+    (d, rowid) => idStatement(d).get(rowid) as string | undefined,
+  );
 }
 
 /**
