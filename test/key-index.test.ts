@@ -94,6 +94,30 @@ describe('KeyIndex', () => {
     );
   });
 
+  it('cuts itself into the shards a builder per shard makes: same keys, order, positions and arrays', () => {
+    fc.assert(
+      fc.property(pairs, fc.integer({ min: 1, max: 4096 }), (ps, shardBytes) => {
+        const index = KeyIndex.of(ps);
+        const fast = splitKeys(index, shardBytes);
+        // The other path: every key added again to the builder of its shard.
+        const slow = splitKeys(new KeyShards({ length: 1, at: () => index, isRead: () => true }), shardBytes);
+        expect(fast.length).toBe(slow.length);
+        fast.forEach((part, s) => {
+          const other = slow[s] as KeyIndex;
+          expect([...part.entries()]).toEqual([...other.entries()]);
+          // Slots may sit elsewhere (a builder rehashes as it grows); every other array is the same.
+          const { slots: _a, ...mine } = part.toSections();
+          const { slots: _b, ...theirs } = other.toSections();
+          expect(mine).toEqual(theirs);
+          expect((part.toSections().slots as Uint32Array).length).toBe(
+            (other.toSections().slots as Uint32Array).length,
+          );
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('keeps a key added twice with one position as a single-position key', () => {
     const index = KeyIndex.of([
       ['acme.com', 3],

@@ -97,6 +97,33 @@ export class KeyIndex {
     return b.finish();
   }
 
+  /**
+   * @internal This index dealt into `2 ** bits` indexes by key hash (see `splitKeys`): the same keys
+   * with the same positions in the same order as adding each key's positions to a builder per shard.
+   */
+  splitByHash(bits: number): KeyIndex[] {
+    const { tables, shard, local } = this.table.splitByHash(bits);
+    const ones = tables.map((t) => new Int32Array(t.size));
+    const starts = tables.map(() => [0]);
+    const values = tables.map(() => [] as number[]);
+    for (let id = 0; id < this.table.size; id++) {
+      const s = shard[id] as number;
+      const v = this.one[id] as number;
+      if (v >= 0) {
+        ones[s]![local[id]!] = v;
+        continue;
+      }
+      const g = -2 - v;
+      const out = values[s]!;
+      for (let k = this.start[g] as number; k < (this.start[g + 1] as number); k++) out.push(this.values[k]!);
+      ones[s]![local[id]!] = -2 - (starts[s]!.length - 1);
+      starts[s]!.push(out.length);
+    }
+    return tables.map((t, s) =>
+      KeyIndex.wrap(t, ones[s]!, Uint32Array.from(starts[s]!), Uint32Array.from(values[s]!)),
+    );
+  }
+
   /** @internal */
   static wrap(table: StringKeyTable, one: Int32Array, start: Uint32Array, values: Uint32Array): KeyIndex {
     return new KeyIndex(table, one, start, values);

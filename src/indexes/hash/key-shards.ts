@@ -5,8 +5,7 @@
  * it reads fifty of ~90 KB. A table built in this process stays whole ({@link KeyIndex}); both answer
  * through {@link KeyLookup}, with the same positions in the same order.
  */
-import type { KeyIndex } from './key-index.js';
-import { KeyIndexBuilder } from './key-index.js';
+import { KeyIndex, KeyIndexBuilder } from './key-index.js';
 import { hashFolded, hashString } from './string-hash.js';
 
 /** Shards read as they are asked for (a saved field's parts, see `SavedForm.listed` in `persist.ts`). */
@@ -46,6 +45,7 @@ export function splitKeys(index: KeyLookup, shardBytes = SHARD_BYTES): KeyIndex[
   const bytes = index.byteLength;
   let bits = 0;
   while (bits < MAX_SHARD_BITS && bytes / 2 ** bits > shardBytes) bits++;
+  if (index instanceof KeyIndex) return index.splitByHash(bits);
   const builders = Array.from({ length: 2 ** bits }, () => new KeyIndexBuilder());
   for (const [key, positions] of index.entries()) {
     const b = builders[shardOf(hashString(key), bits)] as KeyIndexBuilder;

@@ -142,6 +142,68 @@ export class StringKeyTable {
     return new StringKeyTable(slots, units, offsets);
   }
 
+  /**
+   * @internal This table's keys dealt into `2 ** bits` tables by the high `bits` of their hash (the
+   * shards of `splitKeys`), each key keeping its order: key `id` is key `local[id]` of table
+   * `shard[id]`. Works on the arrays (each key's hash is read from its slot), where adding every key
+   * again to builders decoded each one to a string and hashed it twice (0.4 s of a 100k-prospect index
+   * build, 1.2 s on a busy box).
+   */
+  splitByHash(bits: number): { tables: StringKeyTable[]; shard: Uint32Array; local: Uint32Array } {
+    const { slots, units, offsets, size } = this;
+    const hashOf = new Uint32Array(size);
+    for (let at = 0; at < slots.length; at += STRIDE) {
+      const id1 = slots[at + 1] as number;
+      if (id1 !== 0) hashOf[id1 - 1] = slots[at] as number;
+    }
+    const count = 2 ** bits;
+    const keys = new Uint32Array(count);
+    const used = new Uint32Array(count);
+    const wide = new Uint8Array(count);
+    const shard = new Uint32Array(size);
+    const local = new Uint32Array(size);
+    for (let id = 0; id < size; id++) {
+      const s = bits === 0 ? 0 : (hashOf[id] as number) >>> (32 - bits);
+      shard[id] = s;
+      local[id] = keys[s]!++;
+      const from = offsets[id] as number;
+      const to = offsets[id + 1] as number;
+      used[s] = (used[s] as number) + to - from;
+      if (units instanceof Uint16Array && wide[s] === 0) {
+        for (let j = from; j < to; j++) if ((units[j] as number) > 0xff) wide[s] = 1;
+      }
+    }
+    const parts = Array.from({ length: count }, (_, s) => {
+      // The capacity a builder ends with after adding this many keys.
+      let capacity = 16;
+      while (keys[s]! > capacity * MAX_LOAD) capacity *= 2;
+      return {
+        slots: new Uint32Array(capacity * STRIDE),
+        mask: capacity - 1,
+        units: wide[s] ? new Uint16Array(used[s]!) : new Uint8Array(used[s]!),
+        offsets: new Uint32Array(keys[s]! + 1),
+        used: 0,
+      };
+    });
+    for (let id = 0; id < size; id++) {
+      const part = parts[shard[id]!]!;
+      const k = local[id]!;
+      const from = offsets[id] as number;
+      const to = offsets[id + 1] as number;
+      const out = part.units;
+      let at = part.used;
+      for (let j = from; j < to; j++) out[at++] = units[j] as number;
+      part.used = at;
+      part.offsets[k + 1] = part.used;
+      const h = hashOf[id] as number;
+      let i = h & part.mask;
+      while (part.slots[i * STRIDE + 1] !== 0) i = (i + 1) & part.mask;
+      part.slots[i * STRIDE] = h;
+      part.slots[i * STRIDE + 1] = k + 1;
+    }
+    return { tables: parts.map((p) => new StringKeyTable(p.slots, p.units, p.offsets)), shard, local };
+  }
+
   /** @internal The builder hands over its arrays. */
   static wrap(slots: Uint32Array, units: Uint8Array | Uint16Array, offsets: Uint32Array): StringKeyTable {
     return new StringKeyTable(slots, units, offsets);
