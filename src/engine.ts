@@ -32,7 +32,7 @@ import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import type { LoadOptions, LoadReport } from './store/load.js';
 import type { DeltaOptions, DeltaReport } from './store/delta.js';
-import { getMeta, isWalFile, openDatabase, type Db } from './store/open.js';
+import { entitiesVersion, getMeta, isWalFile, openDatabase, type Db } from './store/open.js';
 import { countStatements, hasStateTables } from './store/sql/meta.js';
 import type { DeliveryWorker } from './webhooks/index.js';
 
@@ -167,12 +167,14 @@ export function openEngine(options: EngineOptions = {}): Engine {
   }
   const snapshots = new Set<Snapshot>();
   const openSnapshot = (snapshotDb: Db, snapshotPath: string, stamp: string): Snapshot => {
-    const dataVersion = () => Number(getMeta(snapshotDb, 'data_version') ?? '0');
     const owner = createOwner(
       () => snap.view,
       () => {
         ensureOpen();
-        return dataVersion();
+        return {
+          data: Number(getMeta(snapshotDb, 'data_version') ?? '0'),
+          entities: Number(entitiesVersion(snapshotDb)),
+        };
       },
     );
     // The view inherits the engine (state, services, clock, ids, settings, `closed`) and overrides
@@ -280,8 +282,8 @@ export function openEngine(options: EngineOptions = {}): Engine {
       if (!k) named.set(name, (k = kind(name, () => build(engine))));
       return current.indexes.get(k as Kind<T>);
     },
-    invalidate() {
-      current.indexes.clear();
+    invalidate(reads) {
+      current.indexes.clear(reads);
     },
     handle: (request, handleOptions) => handle(engine, request, handleOptions),
     get accounts() {

@@ -2,7 +2,8 @@
  * Saved match indexes: a later (readonly) process opens them from the file instead of building, they
  * answer exactly like freshly built ones, and a damaged or stale saved index is rebuilt, never used.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -22,6 +23,9 @@ import { TOKEN_INDEX_FORM, type TokenIndex } from '../src/indexes/match/token-in
 import { savedIndex, type SavedForm } from '../src/indexes/persist.js';
 import { DEMO_DIR, DEMO_LOAD, DEMO_NOW, demoEngine } from './support/demo.js';
 import { tempDir } from './support/temp.js';
+import { businessEventIndex } from '../src/indexes/events.js';
+import { prospectIndex } from '../src/indexes/prospects.js';
+import { bumpDataVersion, getMeta } from '../src/store/open.js';
 
 let path: string;
 let fresh: Engine;
@@ -318,7 +322,7 @@ describe('saved match indexes', () => {
         .get(rowid) as [string, string, string];
     const rows = [30, 31, 9000].map(person);
     w.db.prepare('DELETE FROM prospects WHERE rowid IN (1, 29)').run();
-    w.db.exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'`);
+    bumpDataVersion(w.db, true); // rows written outside a load
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const ask = (e: Engine) =>
       matchProspectRows(
@@ -363,7 +367,7 @@ describe('saved match indexes', () => {
       ];
     const picked = [40, 41, 1900].map(business);
     w.db.prepare('DELETE FROM businesses WHERE rowid IN (1, 39)').run();
-    w.db.exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'`);
+    bumpDataVersion(w.db, true); // rows written outside a load
     const rows = picked.map(([, name, domain]) => ({ name, ...(domain ? { domain } : {}) }));
     // By id too: a prospect row naming its employer's id is looked up through the table.
     const [person] = w.db
@@ -397,7 +401,7 @@ describe('saved match indexes', () => {
     const file = join(tempDir('pdb-format-stale-'), 'stale.db');
     copyFileSync(path, file);
     const w = open(file, false);
-    w.db.exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'`);
+    bumpDataVersion(w.db, true); // rows written outside a load
     let built = 0;
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
@@ -419,6 +423,45 @@ describe('saved match indexes', () => {
     }
     expect(built).toBe(1);
   });
+
+  it.each([
+    ['loaded by this version', false],
+    ['without an entities version (loaded before it was kept)', true],
+  ])(
+    'stay current across an event ingest into a file %s: kept in memory and in the file, events answered anew',
+    async (_, old) => {
+      const file = join(tempDir('pdb-format-ingest-'), 'ingest.db');
+      copyFileSync(path, file);
+      const w = open(file, false);
+      if (old) w.db.prepare("DELETE FROM meta WHERE key = 'entities_version'").run();
+      // An event of the demo snapshot again, under a new id.
+      const first = gunzipSync(readFileSync(join(DEMO_DIR, 'events.jsonl.gz')))
+        .toString()
+        .split('\n')[0]!;
+      const event: Record<string, unknown> = { ...(JSON.parse(first) as object), event_id: 'ingested-1' };
+      const type = event.event_name as string;
+      const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        const prospects = prospectIndex(w);
+        const events = businessEventIndex(w).byType.get(type)!.rows.length;
+        const data = Number(getMeta(w.db, 'data_version'));
+        const report = await w.ingestEvents([event]);
+        expect(report.ingested).toBe(1);
+        expect(Number(getMeta(w.db, 'data_version'))).toBe(data + 1);
+        expect(prospectIndex(w)).toBe(prospects); // not dropped, not rebuilt
+        expect(businessEventIndex(w).byType.get(type)!.rows.length).toBe(events + 1);
+        // Another process opening the file reads every index saved before the ingest.
+        const reader = open(file);
+        expect(
+          matchProspectRows(reader, [{ full_name: people[0]![0], company_name: people[0]![1] }]),
+        ).toHaveLength(1);
+        expect(read(reader, 'match.businesses', BUSINESS_MATCH_FORM).size).toBeGreaterThan(0);
+        expect(stderr).not.toHaveBeenCalled();
+      } finally {
+        stderr.mockRestore();
+      }
+    },
+  );
 
   it('leave no part a build cannot read once every index is saved again', () => {
     const file = join(tempDir('pdb-format-orphans-'), 'orphans.db');

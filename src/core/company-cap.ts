@@ -75,76 +75,80 @@ function ranking(engine: Context): CompanyRanking {
   return engine.indexes.get(COMPANY_RANKING);
 }
 
-const COMPANY_RANKING = kind('search.companyRanking', (e): CompanyRanking => {
-  const index = prospectIndex(e);
-  const { start, ids } = index.byBusiness;
-  const businesses = start.length - 1;
-  const size = index.size;
-  const businessOf = new Int32Array(size).fill(-1);
-  for (let b = 0; b < businesses; b++) {
-    for (let i = start[b]!; i < start[b + 1]!; i++) businessOf[ids[i]!] = b;
-  }
-  // Seniority rank per row: the best of its levels (the facet holds main and array levels alike).
-  const none = SENIORITY.length;
-  const rank = new Uint8Array(size).fill(none);
-  const levels = index.facets.jobLevel;
-  SENIORITY.forEach((level, r) => {
-    const id = levels.keys.get(level);
-    if (id === undefined) return;
-    const posting = levels.postings[id]!;
-    const mark = (row: number) => {
-      if (r < rank[row]!) rank[row] = r;
-    };
-    if (posting instanceof Uint32Array) posting.forEach(mark);
-    else {
-      const w = posting.words;
-      for (let i = 0; i < w.length; i++) {
-        let word = w[i]!;
-        while (word !== 0) {
-          const t = word & -word;
-          mark((i << 5) + (31 - Math.clz32(t)));
-          word ^= t;
+const COMPANY_RANKING = kind(
+  'search.companyRanking',
+  (e): CompanyRanking => {
+    const index = prospectIndex(e);
+    const { start, ids } = index.byBusiness;
+    const businesses = start.length - 1;
+    const size = index.size;
+    const businessOf = new Int32Array(size).fill(-1);
+    for (let b = 0; b < businesses; b++) {
+      for (let i = start[b]!; i < start[b + 1]!; i++) businessOf[ids[i]!] = b;
+    }
+    // Seniority rank per row: the best of its levels (the facet holds main and array levels alike).
+    const none = SENIORITY.length;
+    const rank = new Uint8Array(size).fill(none);
+    const levels = index.facets.jobLevel;
+    SENIORITY.forEach((level, r) => {
+      const id = levels.keys.get(level);
+      if (id === undefined) return;
+      const posting = levels.postings[id]!;
+      const mark = (row: number) => {
+        if (r < rank[row]!) rank[row] = r;
+      };
+      if (posting instanceof Uint32Array) posting.forEach(mark);
+      else {
+        const w = posting.words;
+        for (let i = 0; i < w.length; i++) {
+          let word = w[i]!;
+          while (word !== 0) {
+            const t = word & -word;
+            mark((i << 5) + (31 - Math.clz32(t)));
+            word ^= t;
+          }
         }
       }
+    });
+    // Counting sort by rank (stable: rows ascending inside a rank), then distribute into the business
+    // groups in that order, so each group comes out ranked by (seniority, snapshot order).
+    const perRank = new Uint32Array(none + 2);
+    for (let i = 0; i < ids.length; i++) perRank[rank[ids[i]!]! + 1]!++;
+    for (let r = 1; r < perRank.length; r++) perRank[r]! += perRank[r - 1]!;
+    const byRank = new Uint32Array(ids.length);
+    for (let row = 0; row < size; row++) {
+      if (businessOf[row]! >= 0) byRank[perRank[rank[row]!]!++] = row;
     }
-  });
-  // Counting sort by rank (stable: rows ascending inside a rank), then distribute into the business
-  // groups in that order, so each group comes out ranked by (seniority, snapshot order).
-  const perRank = new Uint32Array(none + 2);
-  for (let i = 0; i < ids.length; i++) perRank[rank[ids[i]!]! + 1]!++;
-  for (let r = 1; r < perRank.length; r++) perRank[r]! += perRank[r - 1]!;
-  const byRank = new Uint32Array(ids.length);
-  for (let row = 0; row < size; row++) {
-    if (businessOf[row]! >= 0) byRank[perRank[rank[row]!]!++] = row;
-  }
-  const fill = start.slice(0, businesses);
-  const ranked = new Uint32Array(ids.length);
-  for (let i = 0; i < byRank.length; i++) {
-    const row = byRank[i]!;
-    const b = businessOf[row]!;
-    ranked[fill[b]!++] = row;
-  }
-  const big: number[] = [];
-  for (let b = 0; b < businesses; b++) if (start[b + 1]! - start[b]! >= 2) big.push(b);
-  big.sort((a, b) => start[b + 1]! - start[b]! - (start[a + 1]! - start[a]!) || a - b);
-  const bySize = Uint32Array.from(big);
-  const rowsUpTo = new Float64Array(bySize.length + 1);
-  for (let i = 0; i < bySize.length; i++) {
-    const b = bySize[i]!;
-    rowsUpTo[i + 1] = rowsUpTo[i]! + start[b + 1]! - start[b]!;
-  }
-  return {
-    businessOf,
-    start,
-    ranked,
-    bySize,
-    rowsUpTo,
-    counts: new Uint8Array(businesses),
-    visit: new Uint32Array((businesses + 31) >>> 5),
-    owners: new Uint32Array((businesses + 31) >>> 5),
-    tiers: new Map(),
-  };
-});
+    const fill = start.slice(0, businesses);
+    const ranked = new Uint32Array(ids.length);
+    for (let i = 0; i < byRank.length; i++) {
+      const row = byRank[i]!;
+      const b = businessOf[row]!;
+      ranked[fill[b]!++] = row;
+    }
+    const big: number[] = [];
+    for (let b = 0; b < businesses; b++) if (start[b + 1]! - start[b]! >= 2) big.push(b);
+    big.sort((a, b) => start[b + 1]! - start[b]! - (start[a + 1]! - start[a]!) || a - b);
+    const bySize = Uint32Array.from(big);
+    const rowsUpTo = new Float64Array(bySize.length + 1);
+    for (let i = 0; i < bySize.length; i++) {
+      const b = bySize[i]!;
+      rowsUpTo[i + 1] = rowsUpTo[i]! + start[b + 1]! - start[b]!;
+    }
+    return {
+      businessOf,
+      start,
+      ranked,
+      bySize,
+      rowsUpTo,
+      counts: new Uint8Array(businesses),
+      visit: new Uint32Array((businesses + 31) >>> 5),
+      owners: new Uint32Array((businesses + 31) >>> 5),
+      tiers: new Map(),
+    };
+  },
+  'entities',
+);
 
 /** Number of businesses holding more than `n` prospects (a prefix of `bySize`). */
 function overflowing(r: CompanyRanking, n: number): number {

@@ -19,7 +19,7 @@ import {
 } from '../schemas/events.js';
 import { EventRecord } from '../schemas/records.js';
 import { docCodec } from '../store/codec.js';
-import { getMeta, setMeta } from '../store/open.js';
+import { bumpDataVersion } from '../store/open.js';
 import { eventStatements } from '../store/sql/events.js';
 
 const statementsOf = eventStatements;
@@ -270,11 +270,11 @@ export async function ingestEvents(
         if (changes === 0) report.duplicates++;
         else report.ingested++;
       }
-      if (report.ingested > 0)
-        setMeta(engine.db, 'data_version', String(Number(getMeta(engine.db, 'data_version') ?? '0') + 1));
+      if (report.ingested > 0) bumpDataVersion(engine.db, false);
     })
     .immediate();
-  if (report.ingested > 0) engine.invalidate();
+  // Only the indexes built from events are dropped: the entities' (search, match, completion) stay.
+  if (report.ingested > 0) engine.invalidate('data');
   if (report.deliveries > 0) wakeDelivery(engine);
   return report;
 }

@@ -98,23 +98,27 @@ function naicsCodes(engine: Context): { idOf: Uint32Array; labels: string[] } {
   return engine.indexes.get(NAICS_CODES);
 }
 
-const NAICS_CODES = kind('search.naicsCodes', (e): { idOf: Uint32Array; labels: string[] } => {
-  const ix = businessIndex(e);
-  const ids = new Map<number, number>();
-  const labels: string[] = [];
-  const idOf = new Uint32Array(ix.naicsOf.length);
-  for (let row = 0; row < ix.naicsOf.length; row++) {
-    const n = ix.naicsOf[row]!;
-    if (!n) continue;
-    let id = ids.get(n);
-    if (id === undefined) {
-      labels.push(String(n));
-      ids.set(n, (id = labels.length));
+const NAICS_CODES = kind(
+  'search.naicsCodes',
+  (e): { idOf: Uint32Array; labels: string[] } => {
+    const ix = businessIndex(e);
+    const ids = new Map<number, number>();
+    const labels: string[] = [];
+    const idOf = new Uint32Array(ix.naicsOf.length);
+    for (let row = 0; row < ix.naicsOf.length; row++) {
+      const n = ix.naicsOf[row]!;
+      if (!n) continue;
+      let id = ids.get(n);
+      if (id === undefined) {
+        labels.push(String(n));
+        ids.set(n, (id = labels.length));
+      }
+      idOf[row] = id;
     }
-    idOf[row] = id;
-  }
-  return { idOf, labels };
-});
+    return { idOf, labels };
+  },
+  'entities',
+);
 
 function regionalBusiness(f: BusinessFilters | null | undefined): boolean {
   return !!f && [f.country_code, f.region_country_code, f.city_region_country, f.city_region].some(hasValues);
@@ -280,8 +284,8 @@ const allRows = (regional: boolean) => (e: Context) => {
   return tab;
 };
 const ALL_ROWS_TAB = {
-  region: kind('search.prospectTab.region', allRows(true)),
-  country: kind('search.prospectTab.country', allRows(false)),
+  region: kind('search.prospectTab.region', allRows(true), 'entities'),
+  country: kind('search.prospectTab.country', allRows(false), 'entities'),
 };
 /** The scratch tab every request reuses (one per engine and data version). */
 const SCRATCH_TAB = kind('search.prospectTab.scratch', emptyTab);

@@ -11,7 +11,7 @@
  * lists and hash tables throughout) open in time that does not grow with their entries.
  */
 import { kind, type Context, type Kind } from '../runtime/context.js';
-import { getMeta, type Db } from '../store/open.js';
+import { entitiesVersion, getMeta, type Db } from '../store/open.js';
 import { INDEX_CACHE_DDL, INDEX_CACHE_SQL } from '../store/sql/index-cache.js';
 import { Bitset } from './bitset.js';
 import {
@@ -125,43 +125,47 @@ export function savedIndex<T>(
   build: (engine: Context) => T,
   form: SavedForm<T> = { save: (index) => index, open: (tree) => tree as T },
 ): Kind<T> {
-  return kind(name, (e) => {
-    if (e.path === ':memory:') return build(e);
-    const stamp = stampOf(e.db);
-    const lazy = Object.keys(form.lazy ?? {});
-    // A lazy field, or a dictionary deserialised on first read (`decodeIndex`), found damaged when it
-    // is read is taken from a rebuild of the whole index: `at` is its place in the saved tree.
-    let rebuilt: unknown;
-    const fallback = (at: readonly string[]) =>
-      at.reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], (rebuilt ??= form.save(build(e))));
-    const saved = openSaved(e.db, name, stamp, form, fallback);
-    if (saved !== undefined) return saved;
-    if (!building.has(e.db) && !loadedHere.has(e.db) && !noticed.has(e.path)) {
-      noticed.add(e.path);
-      console.error(
-        `prospectdb: ${e.path} has no saved ${name} index for its data: building it now (once per process). ` +
-          `Run \`prospectdb index --db ${e.path}\` (or load it again) to save every index in the file.`,
-      );
-    }
-    const index = build(e);
-    // An in-memory database dies with its process: nobody could read the saved form.
-    if (!e.settings.readonly) {
-      const saved = form.save(index) as Record<string, unknown>;
-      const listed = Object.keys(form.listed ?? {});
-      const root = lazy.length > 0 || listed.length > 0 ? { ...saved } : saved;
-      for (const k of lazy) {
-        writeSaved(e.db, `${name}/${k}`, stamp, saved[k]);
-        delete root[k];
+  return kind(
+    name,
+    (e) => {
+      if (e.path === ':memory:') return build(e);
+      const stamp = stampOf(e.db);
+      const lazy = Object.keys(form.lazy ?? {});
+      // A lazy field, or a dictionary deserialised on first read (`decodeIndex`), found damaged when it
+      // is read is taken from a rebuild of the whole index: `at` is its place in the saved tree.
+      let rebuilt: unknown;
+      const fallback = (at: readonly string[]) =>
+        at.reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], (rebuilt ??= form.save(build(e))));
+      const saved = openSaved(e.db, name, stamp, form, fallback);
+      if (saved !== undefined) return saved;
+      if (!building.has(e.db) && !loadedHere.has(e.db) && !noticed.has(e.path)) {
+        noticed.add(e.path);
+        console.error(
+          `prospectdb: ${e.path} has no saved ${name} index for its data: building it now (once per process). ` +
+            `Run \`prospectdb index --db ${e.path}\` (or load it again) to save every index in the file.`,
+        );
       }
-      for (const k of listed) {
-        const parts = saved[k] as unknown[];
-        parts.forEach((part, i) => writeSaved(e.db, `${name}/${k}#${i}`, stamp, part));
-        root[k] = parts.length; // the root holds how many parts there are
+      const index = build(e);
+      // An in-memory database dies with its process: nobody could read the saved form.
+      if (!e.settings.readonly) {
+        const saved = form.save(index) as Record<string, unknown>;
+        const listed = Object.keys(form.listed ?? {});
+        const root = lazy.length > 0 || listed.length > 0 ? { ...saved } : saved;
+        for (const k of lazy) {
+          writeSaved(e.db, `${name}/${k}`, stamp, saved[k]);
+          delete root[k];
+        }
+        for (const k of listed) {
+          const parts = saved[k] as unknown[];
+          parts.forEach((part, i) => writeSaved(e.db, `${name}/${k}#${i}`, stamp, part));
+          root[k] = parts.length; // the root holds how many parts there are
+        }
+        writeSaved(e.db, name, stamp, root);
       }
-      writeSaved(e.db, name, stamp, root);
-    }
-    return index;
-  });
+      return index;
+    },
+    'entities',
+  );
 }
 
 /**
@@ -240,7 +244,8 @@ export function savedOnly<T>(engine: Context, name: string, form: SavedForm<T>):
 
 function stampOf(db: Db): string {
   // The V8 version too: dictionaries are kept in V8's serialisation, which another Node may change.
-  return `${INDEX_FORMAT}:${process.versions.v8}:${getMeta(db, 'data_version') ?? '0'}:${getMeta(db, 'snapshot_id') ?? ''}`;
+  // The entities' version, not the data's: an event ingest leaves every saved index current.
+  return `${INDEX_FORMAT}:${process.versions.v8}:${entitiesVersion(db)}:${getMeta(db, 'snapshot_id') ?? ''}`;
 }
 
 /**

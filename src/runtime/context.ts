@@ -34,14 +34,17 @@ export interface Context {
    */
   newId(prefix: string, bytes: number): string;
   /**
-   * The in-memory indexes of the current data version, built on first use; a load or an ingest (a new
-   * data version) drops them all together.
+   * The in-memory indexes of the current data version, built on first use; a load or a delta drops
+   * them all together, an event ingest those built from events (see {@link Reads}).
    */
   readonly indexes: Owner;
   /** Per-engine state that outlives data changes: rate limiters, workers, wake-ups, scratch buffers. */
   readonly services: Owner;
-  /** Call after writing entity data outside `load` so the indexes are rebuilt. */
-  invalidate(): void;
+  /**
+   * Call after writing the snapshot's rows outside `load` so the indexes are rebuilt: every one, or
+   * (`'data'`) only those built from more than the businesses and prospects (see {@link Reads}).
+   */
+  invalidate(reads?: 'data'): void;
   readonly closed: boolean;
   /**
    * Pins the snapshot current now for the length of one request (`facade/handle.ts` calls it): `ctx`
@@ -60,49 +63,75 @@ export interface SnapshotPin {
 }
 
 /**
+ * What a kind's value is built from: `entities` (the businesses and prospects only, and other kinds of
+ * the same scope) or `data` (anything in the snapshot, events included). An event ingest changes the
+ * data but not the entities: it drops the `data` kinds and keeps the `entities` ones, which at 100k
+ * prospects took ~7 s to build again on the next request (minutes at 5M).
+ */
+export type Reads = 'entities' | 'data';
+
+/**
  * A kind of per-engine value, declared once (at module level, immutable) by the module that builds it:
  * `const BUSINESS_INDEX = kind('search.businessIndex', build)`. The value itself lives in the context's
  * owner, never in the module; the name is for timings and for the saved form.
  */
 export interface Kind<T> {
   readonly name: string;
+  /** What the value is built from (see {@link Reads}). */
+  readonly reads: Reads;
   build(ctx: Context): T;
 }
 
-/** Declares a kind of per-engine value. */
-export function kind<T>(name: string, build: (ctx: Context) => T): Kind<T> {
-  return { name, build };
+/**
+ * Declares a kind of per-engine value. `reads`: `entities` only for a value built from businesses and
+ * prospects alone (never from events, nor from a `data` kind); `data` by default.
+ */
+export function kind<T>(name: string, build: (ctx: Context) => T, reads: Reads = 'data'): Kind<T> {
+  return { name, build, reads };
 }
 
 /** Holds one value per kind, built on first `get`. */
 export interface Owner {
   get<T>(kind: Kind<T>): T;
-  /** Drops every value (the next `get` builds again). */
-  clear(): void;
+  /** Drops every value (the next `get` builds again), or only the `data` kinds' (`'data'`). */
+  clear(reads?: 'data'): void;
 }
 
 /**
- * An owner of values built from `ctx`. `version` (optional) is read on every `get`: when it changes,
- * every value is dropped together (the index owner passes the data version).
+ * The versions an index owner compares on every `get` (`meta`): `data` changes with every write of the
+ * snapshot's rows (a load, a delta, an event ingest), `entities` with a write of businesses or prospects.
  */
-export function createOwner(ctx: () => Context, version?: () => number): Owner {
+export interface DataVersions {
+  data: number;
+  entities: number;
+}
+
+/**
+ * An owner of values built from `ctx`. `versions` (optional) is read on every `get`: when the entities'
+ * version changes every value is dropped together, when only the data version does (an event ingest)
+ * the values of `data` kinds are (the index owner passes the snapshot's versions).
+ */
+export function createOwner(ctx: () => Context, versions?: () => DataVersions): Owner {
   const values = new Map<Kind<unknown>, unknown>();
-  let seen = -1;
+  let seen: DataVersions = { data: -1, entities: -1 };
+  const clear = (reads?: 'data') => {
+    if (reads === undefined) values.clear();
+    else for (const k of values.keys()) if (k.reads === 'data') values.delete(k);
+  };
   return {
     get<T>(k: Kind<T>): T {
-      if (version) {
-        const v = version();
-        if (v !== seen) {
-          values.clear();
-          seen = v;
-        }
+      if (versions) {
+        const v = versions();
+        if (v.entities !== seen.entities) clear();
+        else if (v.data !== seen.data) clear('data');
+        seen = v;
       }
       if (!values.has(k)) values.set(k, k.build(ctx()));
       return values.get(k) as T;
     },
-    clear() {
-      values.clear();
-      seen = -1;
+    clear(reads) {
+      clear(reads);
+      if (reads === undefined) seen = { data: -1, entities: -1 };
     },
   };
 }

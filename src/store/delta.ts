@@ -22,7 +22,7 @@ import { COLUMNS } from './load-columns.js';
 import type { LoadIssue } from './load-report.js';
 import { addKeys, carryKeys, emptyKeys, handOffProspectKeys, type ProspectKeys } from './load-keys.js';
 import { preparer, type Prepared } from './load-worker.js';
-import { getMeta, setMeta, type Db } from './open.js';
+import { bumpDataVersion, getMeta, setMeta, type Db } from './open.js';
 import { snapshotIdOf } from './snapshot-id.js';
 import {
   deleteByIdSql,
@@ -146,7 +146,7 @@ export async function applyDelta(
     const snapshotId = snapshotIdOf(db);
     setMeta(db, 'snapshot_id', snapshotId);
     setMeta(db, 'as_of', asOf);
-    setMeta(db, 'data_version', String(Number(getMeta(db, 'data_version') ?? '0') + 1));
+    bumpDataVersion(db, true);
     db.exec('COMMIT');
     // The next prospect match index build takes these instead of decoding every stored record.
     const { keys } = run;

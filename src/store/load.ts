@@ -26,7 +26,7 @@ import { LoadPool, threadable } from './load-pool.js';
 import { loadStream } from './load-stream.js';
 import { snapshotIdOf } from './snapshot-id.js';
 import type { LoadIssue, LoadOptions, LoadReport, StreamReport } from './load-report.js';
-import { getMeta, setMeta, type Db } from './open.js';
+import { bumpDataVersion, setMeta, type Db } from './open.js';
 
 export type { LoadIssue, LoadOptions, LoadProgress, LoadReport, StreamReport } from './load-report.js';
 
@@ -168,7 +168,10 @@ export async function loadSnapshot(
     setMeta(db, 'snapshot_id', snapshotId);
     setMeta(db, 'format_version', String(snapshot.manifest?.format_version ?? 1));
     setMeta(db, 'as_of', asOf);
-    setMeta(db, 'data_version', String(Number(getMeta(db, 'data_version') ?? '0') + 1));
+    bumpDataVersion(
+      db,
+      files.some((f) => f.stream !== 'events'),
+    );
     db.exec('COMMIT');
     const prospects = hashes.get('prospects');
     if (prospects !== undefined) handOffProspectKeys(db, prospects, keys);

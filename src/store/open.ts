@@ -77,3 +77,23 @@ export function getMeta(db: Db, key: string): string | undefined {
 export function setMeta(db: Db, key: string, value: string): void {
   metaStatements(db).set.run(key, value);
 }
+
+/**
+ * The version of the businesses and prospects: what the saved and in-memory entity indexes are built
+ * for. It moves with `data_version` on a load or a delta, but not on an event ingest, which changes
+ * only the events (a file written before it was kept reads its data version).
+ */
+export function entitiesVersion(db: Db): string {
+  return getMeta(db, 'entities_version') ?? getMeta(db, 'data_version') ?? '0';
+}
+
+/**
+ * Records a write of the snapshot's rows (in the writer's transaction): `data_version` moves, and
+ * `entities_version` with it when businesses or prospects changed (`entities`). An ingest into a file
+ * without `entities_version` first keeps its current one, so its saved indexes stay current.
+ */
+export function bumpDataVersion(db: Db, entities: boolean): void {
+  const next = String(Number(getMeta(db, 'data_version') ?? '0') + 1);
+  setMeta(db, 'entities_version', entities ? next : entitiesVersion(db));
+  setMeta(db, 'data_version', next);
+}

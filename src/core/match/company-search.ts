@@ -90,11 +90,13 @@ export interface OtherNames {
 const SCORED = kind(
   'match.businesses.scored',
   (e) => new Array<ScoredName | undefined>(businessMatchIndex(e).size),
+  'entities',
 );
 
 const SCORED_OTHER = kind(
   'match.businesses.otherNames.scored',
   (e) => new Array<ScoredName | undefined>(otherNameIndex(e).size),
+  'entities',
 );
 
 function otherNamesOf(engine: Context): OtherNames {
