@@ -16,7 +16,13 @@ import type { StreamFormat } from './files.js';
 export type RawRecord =
   { line: number; value: unknown; raw?: Buffer; error?: undefined } | { line: number; error: string };
 
-const BATCH = 2048;
+/**
+ * Records per batch, yielded as soon as they are parsed (within a chunk too): a batch's parsed
+ * objects then die young. A whole 1 MiB chunk (~550 prospects) parsed before its first record was
+ * prepared lived across the scavenges of its own preparation: a 100k-prospect load on one thread
+ * promoted 384 MB to the old generation (145 scavenges, 8 mark-compacts); in batches of 64, 88 MB (3).
+ */
+const BATCH = 64;
 /** Decompressed chunk size: fewer, larger chunks cost less per byte than zlib's default 16 KiB. */
 const GUNZIP_CHUNK = 1 << 18;
 
@@ -67,6 +73,10 @@ async function* jsonLines(input: Readable): AsyncGenerator<RawRecord[]> {
       take(chunk, start, nl);
       start = nl + 1;
       nl = chunk.indexOf(10, start);
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
+      }
     }
     if (start < chunk.length) rest = chunk.subarray(start);
     if (batch.length >= BATCH) {
