@@ -516,4 +516,60 @@ describe('applyDeltaFile', () => {
       next.close();
     }
   });
+
+  it('keeps every saved index of the base when the delta holds events alone, and answers its events', async () => {
+    const dir = tempDir('pdb-delta-events-');
+    const snap = join(dir, 'snap');
+    await generateSnapshot({ dir: snap, businesses: 30, prospects: 120, events: 40, seed: 5 });
+    const base = join(dir, 'base.db');
+    const loader = openEngine({ path: base, state: ':memory:' });
+    await loader.load(snap, { threads: 0 });
+    const { buildIndexes } = await import('../src/core/warm.js');
+    buildIndexes(loader);
+    const business = loader.db.prepare('SELECT business_id FROM businesses LIMIT 1').pluck().get() as string;
+    const manifest = { format_version: 1, kind: 'delta', base_snapshot_id: loader.info().snapshotId };
+    await loader.state.close();
+    loader.close();
+    const delta = write(join(dir, 'delta'), {
+      'manifest.json': manifest,
+      'events.jsonl': [event('ev-new', business, '2026-10-28T09:00:00Z', { product_name: 'Orbit' })],
+    });
+    const saved = (file: string) => {
+      const db = openEngine({ path: file, readonly: true, state: ':memory:' });
+      try {
+        return db.db
+          .prepare('SELECT name, part, stamp, hex(data) AS data FROM index_cache ORDER BY name, part')
+          .all();
+      } finally {
+        void db.state.close();
+        db.close();
+      }
+    };
+    const out = join(dir, 'next.db');
+    const report = await applyDeltaFile({ base, delta, out, threads: 1 });
+    expect(report.rows.events).toEqual({ inserted: 1, updated: 0, deleted: 0 });
+    expect(report.snapshotId).not.toBe(manifest.base_snapshot_id);
+    // The same saved bytes under the same stamps: nothing was built again.
+    const before = saved(base);
+    expect(before.length).toBeGreaterThan(10);
+    expect(saved(out)).toEqual(before);
+    const next = openEngine({
+      path: out,
+      readonly: true,
+      state: ':memory:',
+      clock: () => Date.parse('2026-11-02'),
+    });
+    try {
+      const events = fetchEvents(next, {
+        version: 2,
+        entityType: 'business',
+        ids: [business],
+        eventTypes: ['new_product'],
+      });
+      expect(events.map((e) => e.event_id)).toContain('ev-new');
+    } finally {
+      await next.state.close();
+      next.close();
+    }
+  });
 });

@@ -25,7 +25,7 @@ import { DEMO_DIR, DEMO_LOAD, DEMO_NOW, demoEngine } from './support/demo.js';
 import { tempDir } from './support/temp.js';
 import { businessEventIndex } from '../src/indexes/events.js';
 import { prospectIndex } from '../src/indexes/prospects.js';
-import { bumpDataVersion, getMeta } from '../src/store/open.js';
+import { getMeta, recordWrite } from '../src/store/open.js';
 
 let path: string;
 let fresh: Engine;
@@ -322,7 +322,7 @@ describe('saved match indexes', () => {
         .get(rowid) as [string, string, string];
     const rows = [30, 31, 9000].map(person);
     w.db.prepare('DELETE FROM prospects WHERE rowid IN (1, 29)').run();
-    bumpDataVersion(w.db, true); // rows written outside a load
+    recordWrite(w.db, true); // rows written outside a load
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const ask = (e: Engine) =>
       matchProspectRows(
@@ -367,7 +367,7 @@ describe('saved match indexes', () => {
       ];
     const picked = [40, 41, 1900].map(business);
     w.db.prepare('DELETE FROM businesses WHERE rowid IN (1, 39)').run();
-    bumpDataVersion(w.db, true); // rows written outside a load
+    recordWrite(w.db, true); // rows written outside a load
     const rows = picked.map(([, name, domain]) => ({ name, ...(domain ? { domain } : {}) }));
     // By id too: a prospect row naming its employer's id is looked up through the table.
     const [person] = w.db
@@ -401,7 +401,7 @@ describe('saved match indexes', () => {
     const file = join(tempDir('pdb-format-stale-'), 'stale.db');
     copyFileSync(path, file);
     const w = open(file, false);
-    bumpDataVersion(w.db, true); // rows written outside a load
+    recordWrite(w.db, true); // rows written outside a load
     let built = 0;
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {

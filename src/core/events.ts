@@ -19,7 +19,7 @@ import {
 } from '../schemas/events.js';
 import { EventRecord } from '../schemas/records.js';
 import { docCodec } from '../store/codec.js';
-import { bumpDataVersion } from '../store/open.js';
+import { recordWrite } from '../store/open.js';
 import { eventStatements } from '../store/sql/events.js';
 
 const statementsOf = eventStatements;
@@ -270,7 +270,7 @@ export async function ingestEvents(
         if (changes === 0) report.duplicates++;
         else report.ingested++;
       }
-      if (report.ingested > 0) bumpDataVersion(engine.db, false);
+      if (report.ingested > 0) recordWrite(engine.db, false);
     })
     .immediate();
   // Only the indexes built from events are dropped: the entities' (search, match, completion) stay.

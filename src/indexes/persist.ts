@@ -11,7 +11,7 @@
  * lists and hash tables throughout) open in time that does not grow with their entries.
  */
 import { kind, type Context, type Kind } from '../runtime/context.js';
-import { entitiesVersion, getMeta, type Db } from '../store/open.js';
+import { entitiesSnapshotId, entitiesVersion, type Db } from '../store/open.js';
 import { INDEX_CACHE_DDL, INDEX_CACHE_SQL } from '../store/sql/index-cache.js';
 import { Bitset } from './bitset.js';
 import {
@@ -244,8 +244,9 @@ export function savedOnly<T>(engine: Context, name: string, form: SavedForm<T>):
 
 function stampOf(db: Db): string {
   // The V8 version too: dictionaries are kept in V8's serialisation, which another Node may change.
-  // The entities' version, not the data's: an event ingest leaves every saved index current.
-  return `${INDEX_FORMAT}:${process.versions.v8}:${entitiesVersion(db)}:${getMeta(db, 'snapshot_id') ?? ''}`;
+  // The entities' version and snapshot, not the data's: a change of the events alone (an ingest, a
+  // delta or a load of events) leaves every saved index current.
+  return `${INDEX_FORMAT}:${process.versions.v8}:${entitiesVersion(db)}:${entitiesSnapshotId(db)}`;
 }
 
 /**

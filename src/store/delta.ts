@@ -22,7 +22,7 @@ import { COLUMNS } from './load-columns.js';
 import type { LoadIssue } from './load-report.js';
 import { addKeys, carryKeys, emptyKeys, handOffProspectKeys, type ProspectKeys } from './load-keys.js';
 import { preparer, type Prepared } from './load-worker.js';
-import { bumpDataVersion, getMeta, setMeta, type Db } from './open.js';
+import { getMeta, recordWrite, setMeta, type Db } from './open.js';
 import { snapshotIdOf } from './snapshot-id.js';
 import {
   deleteByIdSql,
@@ -54,6 +54,8 @@ interface Run {
   touched: Touched;
   /** The SHA-256 of each file read, in the order read (what the new snapshot id is made of). */
   digests: string[];
+  /** Whether a new `as_of` year moved every company's age bucket (the businesses changed). */
+  agesMoved: boolean;
   /** The prospects' match keys carried over: the base's, the rows replaced or deleted, the rows written. */
   keys?: { base: ProspectKeys; gone: Set<number>; added: ProspectKeys };
 }
@@ -115,6 +117,7 @@ export async function applyDelta(
     next: { businesses: 0, prospects: 0, events: 0 },
     touched: { businessRowids: new Set(), newBusinessIds: new Set() },
     digests: [],
+    agesMoved: false,
     keys: baseKeys && { base: baseKeys, gone: new Set(), added: emptyKeys() },
   };
   for (const s of STREAMS) run.next[s] = (db.prepare(maxRowidSql(s)).pluck().get() as number) + 1;
@@ -124,7 +127,10 @@ export async function applyDelta(
   db.exec('BEGIN IMMEDIATE');
   try {
     const baseAsOf = getMeta(db, 'as_of');
-    if (baseAsOf === undefined || new Date(baseAsOf).getUTCFullYear() !== run.asOfYear) moveAges(run);
+    if (baseAsOf === undefined || new Date(baseAsOf).getUTCFullYear() !== run.asOfYear) {
+      moveAges(run);
+      run.agesMoved = true;
+    }
     if (delta.deletions) files.push(await applyDeletions(run, delta.deletions));
     const businesses = of('businesses');
     if (businesses) files.push(await upsertStream(run, businesses));
@@ -144,9 +150,10 @@ export async function applyDelta(
     for (const s of STREAMS)
       setMeta(db, `hash_${s}`, sha256(`${getMeta(db, `hash_${s}`) ?? ''}\n${deltaDigest}`));
     const snapshotId = snapshotIdOf(db);
-    setMeta(db, 'snapshot_id', snapshotId);
+    // A delta of events alone (rows unchanged, ages not moved) leaves every saved index current.
+    const changed = (r: DeltaRows) => r.inserted + r.updated + r.deleted > 0;
+    recordWrite(db, run.agesMoved || changed(run.rows.businesses) || changed(run.rows.prospects), snapshotId);
     setMeta(db, 'as_of', asOf);
-    bumpDataVersion(db, true);
     db.exec('COMMIT');
     // The next prospect match index build takes these instead of decoding every stored record.
     const { keys } = run;

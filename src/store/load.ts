@@ -26,7 +26,7 @@ import { LoadPool, threadable } from './load-pool.js';
 import { loadStream } from './load-stream.js';
 import { snapshotIdOf } from './snapshot-id.js';
 import type { LoadIssue, LoadOptions, LoadReport, StreamReport } from './load-report.js';
-import { bumpDataVersion, setMeta, type Db } from './open.js';
+import { recordWrite, setMeta, type Db } from './open.js';
 
 export type { LoadIssue, LoadOptions, LoadProgress, LoadReport, StreamReport } from './load-report.js';
 
@@ -165,13 +165,14 @@ export async function loadSnapshot(
     // The snapshot id hashes the content of every stream now in the database: same files, same id.
     for (const [stream, digest] of hashes) setMeta(db, `hash_${stream}`, digest);
     const snapshotId = snapshotIdOf(db);
-    setMeta(db, 'snapshot_id', snapshotId);
-    setMeta(db, 'format_version', String(snapshot.manifest?.format_version ?? 1));
-    setMeta(db, 'as_of', asOf);
-    bumpDataVersion(
+    // A load of events alone leaves the entities, and so every saved index, as they were.
+    recordWrite(
       db,
       files.some((f) => f.stream !== 'events'),
+      snapshotId,
     );
+    setMeta(db, 'format_version', String(snapshot.manifest?.format_version ?? 1));
+    setMeta(db, 'as_of', asOf);
     db.exec('COMMIT');
     const prospects = hashes.get('prospects');
     if (prospects !== undefined) handOffProspectKeys(db, prospects, keys);

@@ -80,20 +80,31 @@ export function setMeta(db: Db, key: string, value: string): void {
 
 /**
  * The version of the businesses and prospects: what the saved and in-memory entity indexes are built
- * for. It moves with `data_version` on a load or a delta, but not on an event ingest, which changes
- * only the events (a file written before it was kept reads its data version).
+ * for. It moves with `data_version` when they change (a load or a delta of theirs), not when only the
+ * events do (an ingest, a delta or a load of events alone). A file written before it was kept reads its
+ * data version.
  */
 export function entitiesVersion(db: Db): string {
   return getMeta(db, 'entities_version') ?? getMeta(db, 'data_version') ?? '0';
 }
 
+/** The snapshot id of the last change of the businesses and prospects (see {@link entitiesVersion}). */
+export function entitiesSnapshotId(db: Db): string {
+  return getMeta(db, 'entities_snapshot_id') ?? getMeta(db, 'snapshot_id') ?? '';
+}
+
 /**
- * Records a write of the snapshot's rows (in the writer's transaction): `data_version` moves, and
- * `entities_version` with it when businesses or prospects changed (`entities`). An ingest into a file
- * without `entities_version` first keeps its current one, so its saved indexes stay current.
+ * Records a write of the snapshot's rows, in the writer's transaction: `data_version` moves, and with
+ * `entities` (businesses or prospects changed) the entities' version too; `snapshotId`, when the write
+ * makes a new snapshot (a load, a delta), becomes the file's. When only events changed, the entities'
+ * version and snapshot id are kept as they were (written out for a file that lacked them), so every
+ * saved index stays current.
  */
-export function bumpDataVersion(db: Db, entities: boolean): void {
+export function recordWrite(db: Db, entities: boolean, snapshotId?: string): void {
   const next = String(Number(getMeta(db, 'data_version') ?? '0') + 1);
   setMeta(db, 'entities_version', entities ? next : entitiesVersion(db));
+  const entitiesSnapshot = entities && snapshotId !== undefined ? snapshotId : entitiesSnapshotId(db);
+  setMeta(db, 'entities_snapshot_id', entitiesSnapshot);
+  if (snapshotId !== undefined) setMeta(db, 'snapshot_id', snapshotId);
   setMeta(db, 'data_version', next);
 }
