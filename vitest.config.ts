@@ -120,10 +120,14 @@ class ProjectsLongestFirst extends BaseSequencer {
   }
 }
 
-/** One temp folder per project and run, beside the others in the system temp folder. */
+/**
+ * One temp folder per project and run, beside the others in the system temp folder; and one per run
+ * for the demo snapshot the projects' files load once (`test/support/demo.ts`).
+ */
 const run = randomBytes(4).toString('hex');
 const tempFor = (project: string) => ({
   PROSPECTDB_TEST_TMPDIR: join(tmpdir(), `prospectdb-test-${run}-${project}`),
+  PROSPECTDB_DEMO_CACHE: join(tmpdir(), `prospectdb-test-${run}-demo`),
   PROSPECTDB_SYSTEM_TMPDIR: tmpdir(),
 });
 
