@@ -387,9 +387,7 @@ describe.each(STATE_KINDS)('jobs (%s state)', (kind) => {
       const child = spawn(
         process.execPath,
         [
-          '--import',
-          'tsx',
-          fileURLToPath(new URL('./support/job-child.ts', import.meta.url)),
+          fileURLToPath(new URL('./support/job-worker.mjs', import.meta.url)),
           snapshot,
           state,
           '250',

@@ -173,9 +173,9 @@ describe('hostile output schemas', () => {
   });
 
   it('runs a catastrophic pattern in linear time (hang guard: a child process killed after 20 s)', async () => {
-    const script = fileURLToPath(new URL('./support/research-guard.ts', import.meta.url));
+    const script = fileURLToPath(new URL('./support/research-guard.mjs', import.meta.url));
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', script], { timeout: 20_000 }, (err, out) =>
+      execFile(process.execPath, [script], { timeout: 20_000 }, (err, out) =>
         err ? reject(err) : resolve(out),
       ),
     );

@@ -18,7 +18,7 @@ import { businessId, prospectId, syntheticEngine } from './support/job-child.js'
 import { freePort, freshDatabase } from './support/postgres.js';
 import { startChild, type ServeChild } from './support/serve-child.js';
 
-const NODE = fileURLToPath(new URL('./support/scaleout-node.ts', import.meta.url));
+const NODE = fileURLToPath(new URL('./support/scaleout-node.mjs', import.meta.url));
 const BUSINESSES = 300;
 const PROSPECTS = 2_000;
 
@@ -34,7 +34,7 @@ async function startNode(name: string, batchDelayMs = 0): Promise<ServeChild> {
   copyFileSync(snapshot, copy);
   const port = await freePort();
   const config = { snapshot: copy, state, port, batchSize: 50, batchDelayMs };
-  const node = await startChild(['--import', 'tsx', NODE, JSON.stringify(config)], port, /listening \d+/);
+  const node = await startChild([NODE, JSON.stringify(config)], port, /listening \d+/);
   nodes.push(node);
   return node;
 }

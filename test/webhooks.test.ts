@@ -528,9 +528,7 @@ describe.each(STATE_KINDS)('delivery across engines sharing one state (%s)', (ki
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        fileURLToPath(new URL('./support/webhooks.ts', import.meta.url)),
+        fileURLToPath(new URL('./support/webhook-worker.mjs', import.meta.url)),
         state,
         '30000',
         snapshotFile(),

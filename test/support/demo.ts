@@ -23,17 +23,19 @@ export const DEMO_NOW = Date.parse('2026-11-01T12:00:00Z');
 export const DEMO_LOAD = { strict: true, threads: 0 } as const;
 
 /**
- * The demo snapshot loaded once per test project, kept as a file in the project's temp folder (removed
- * with it at the end of the run): loading the demo took ≈2.5 s of CPU in each of about thirty files.
- * The project's workers share it: the first to need it loads it (holding a lock file), the others wait
+ * The demo snapshot loaded once per test run, kept as a file in the run's demo folder (the config's
+ * `PROSPECTDB_DEMO_CACHE`, removed at the end of the run): loading the demo took ≈2.5 s of CPU in each
+ * of about thirty files, and then once per project (three loads, each holding a worker idle while the
+ * other loaded it, as each project started).
+ * The workers of every project share it: the first to need it loads it (holding a lock file), the others wait
  * for the finished file to appear (a rename, so it is whole when seen). A worker that finds a stale lock
  * (its loader died) after two minutes loads a copy of its own.
  */
 let loadedDemo: Promise<string> | undefined;
 const loadDemoOnce = () =>
   (loadedDemo ??= (async () => {
-    const dir = process.env.PROSPECTDB_TEST_TMPDIR;
-    if (!dir) throw new Error('the vitest config sets no PROSPECTDB_TEST_TMPDIR');
+    const dir = process.env.PROSPECTDB_DEMO_CACHE;
+    if (!dir) throw new Error('the vitest config sets no PROSPECTDB_DEMO_CACHE');
     const shared = join(dir, `${DEMO_CACHE_PREFIX}shared.db`);
     const lock = `${shared}.lock`;
     let mine = true;

@@ -7,26 +7,31 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { DEMO_CACHE_PREFIX, TOOL_CACHE } from './temp.js';
+import { TOOL_CACHE } from './temp.js';
 
 export default function setup(project: TestProject): () => void {
   const dir = project.config.env.PROSPECTDB_TEST_TMPDIR;
   if (!dir) throw new Error(`test project ${project.name}: the config sets no PROSPECTDB_TEST_TMPDIR`);
-  // Anyone may enter it: processes the tests start may run as another user.
+  // The run's demo cache, shared by the projects (`demo.ts`): removed by whichever teardown comes first
+  // (they all run when the last file has ended).
+  const demo = project.config.env.PROSPECTDB_DEMO_CACHE;
+  if (!demo) throw new Error(`test project ${project.name}: the config sets no PROSPECTDB_DEMO_CACHE`);
+  // Anyone may enter them: processes the tests start may run as another user.
   mkdirSync(dir, { recursive: true, mode: 0o755 });
-  // An interrupted run skips the teardown: the folder goes anyway.
-  const remove = () => rmSync(dir, { recursive: true, force: true });
+  mkdirSync(demo, { recursive: true, mode: 0o755 });
+  // An interrupted run skips the teardown: the folders go anyway.
+  const remove = () => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(demo, { recursive: true, force: true });
+  };
   process.once('exit', remove);
   return () => {
     process.removeListener('exit', remove);
     // A file whose tests were all skipped never runs its hooks: its own folder stays, empty.
-    // The demo loaded once per worker process (`demo.ts`) stays until here on purpose.
     const left = readdirSync(dir).filter(
-      (name) =>
-        !name.startsWith(DEMO_CACHE_PREFIX) &&
-        !(name.startsWith('file-') && readdirSync(join(dir, name)).every((n) => TOOL_CACHE.test(n))),
+      (name) => !(name.startsWith('file-') && readdirSync(join(dir, name)).every((n) => TOOL_CACHE.test(n))),
     );
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     if (left.length > 0) {
       const shown = left.slice(0, 20).join(', ') + (left.length > 20 ? `, … (${left.length} in all)` : '');
       const message =

@@ -1,17 +1,13 @@
 /**
- * Job-test support. As a module: a small deterministic snapshot (businesses with every enrichment
- * payload, prospects with contacts from several sources) and account setup. As a script
- * (`node --import tsx test/support/job-child.ts <snapshot> <state> <batchSize> <delayMs> <leaseMs>`):
- * opens an engine on the snapshot file and the state store (a SQLite file or a PostgreSQL URL), runs
- * the job worker and prints `cursor <n>` after each batch it commits, until killed or idle.
+ * Job-test support: a small deterministic snapshot (businesses with every enrichment payload, prospects
+ * with contacts from several sources) and account setup. The job worker as a process of its own is
+ * `job-worker.mjs`.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createAccount } from '../../src/account/accounts.js';
 import { openEngine, type Engine } from '../../src/engine.js';
-import { startJobWorker } from '../../src/jobs/worker.js';
 
 export const NOW = Date.parse('2026-11-01T12:00:00Z');
 export const businessId = (i: number) => createHash('md5').update(`b${i}`).digest('hex');
@@ -273,26 +269,3 @@ export async function syntheticEngine(dir: string, size: SnapshotSize, path?: st
 export function account(engine: Engine, credits = 1_000_000, entitlements = ['contacts']) {
   return createAccount(engine, { name: 'Tester', credits, entitlements });
 }
-
-async function main(): Promise<void> {
-  const [snapshot, state, batchSize = '100', delayMs = '0', leaseMs = '1000'] = process.argv.slice(2);
-  const engine = openEngine({ path: snapshot!, state, clock: () => NOW, jobs: { worker: false } });
-  await engine.state.ready();
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  const worker = startJobWorker(engine, {
-    batchSize: Number(batchSize),
-    pollMs: 50,
-    leaseMs: Number(leaseMs),
-    onBatch(job) {
-      process.stdout.write(`cursor ${job.cursor}\n`);
-      // Slows the run so the parent can kill it mid-job.
-      if (Number(delayMs) > 0) Atomics.wait(pause, 0, 0, Number(delayMs));
-    },
-  });
-  await worker.idle();
-  await worker.stop();
-  engine.close();
-  process.stdout.write('idle\n');
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main();

@@ -14,10 +14,21 @@ import { account } from './job-child.js';
 
 // Without `other_names` (schema 6): the digests are those of the layout before schema 5, which had no
 // such field; `test/other-names.test.ts` checks the field itself.
-const sha = (v: unknown) =>
-  createHash('sha256')
-    .update(JSON.stringify(v, (k, value: unknown) => (k === 'other_names' ? undefined : value)))
-    .digest('hex');
+const withoutOtherNames = (k: string, value: unknown) => (k === 'other_names' ? undefined : value);
+/**
+ * SHA-256 of `JSON.stringify(v)` without `other_names`. An array is hashed element by element (the same
+ * text, `[` elements joined by `,` `]`): one string of every record (10,000 prospects) cost twice the time.
+ */
+function sha(v: unknown): string {
+  const hash = createHash('sha256');
+  if (!Array.isArray(v)) return hash.update(JSON.stringify(v, withoutOtherNames)).digest('hex');
+  hash.update('[');
+  v.forEach((item: unknown, i) => {
+    if (i > 0) hash.update(',');
+    hash.update(JSON.stringify(item, withoutOtherNames) ?? 'null');
+  });
+  return hash.update(']').digest('hex');
+}
 
 const FETCHES: { name: string; body: Record<string, unknown> }[] = [
   { name: 'all', body: {} },

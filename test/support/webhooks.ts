@@ -1,19 +1,15 @@
 /**
- * Webhook-test support: a local receiver, engines on either state store, and a polling wait. As a
- * script (`node --import tsx test/support/webhooks.ts <state> <leaseMs> <snapshot>`): opens an engine
- * on the shared state `<state>`, runs its delivery worker with that lease, prints `ready`, and runs until
- * killed (the owner that dies mid-delivery).
+ * Webhook-test support: a local receiver, engines on either state store, and a polling wait. The
+ * delivery worker as a process of its own (the owner that dies mid-delivery) is `webhook-worker.mjs`.
  */
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { ACCOUNT_SCHEMA } from '../../src/store/sql/accounts.js';
 import { JOBS_SCHEMA } from '../../src/store/sql/jobs.js';
 import { openEngine, type Engine, type EngineOptions } from '../../src/engine.js';
-import { startDeliveryWorker } from '../../src/webhooks/deliver.js';
 import { openTestEngine, stateFor, type StateKind } from './state.js';
 import { tempDir } from './temp.js';
 
@@ -115,17 +111,4 @@ export async function webhookEngine(
   });
   await engine.state.ready();
   return engine;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [state, lease, snapshot] = process.argv.slice(2);
-  const engine = openEngine({
-    path: snapshot!,
-    state: state!,
-    rateLimit: false,
-    webhooks: { allowPrivateTargets: true, worker: false, leaseMs: Number(lease) },
-  });
-  await engine.state.ready();
-  startDeliveryWorker(engine, { timeoutMs: Number(lease) / 2 });
-  console.log(`ready ${engine.instance}`);
 }

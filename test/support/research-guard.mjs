@@ -1,9 +1,11 @@
 /**
  * Child process of the research hang guard: compiles a caller schema with a catastrophic `pattern` and
  * validates the adversarial string, then prints the outcome. Run in a child so that a regression (a
- * backtracking engine) is killed by the parent's timeout instead of freezing the test runner.
+ * backtracking engine) is killed by the parent's timeout instead of freezing the test runner. Plain
+ * JavaScript over the BUILT package (`dist/`, built by the project's global setup when stale,
+ * `global-build.ts`): started with `--import tsx` over `src/` it cost about twice the CPU.
  */
-import { compileOutputSchema, describeErrors } from '../../src/core/research/schema.js';
+import { compileOutputSchema, describeErrors } from '../../dist/core/research/schema.js';
 
 const schema = {
   type: 'object',
