@@ -54,8 +54,10 @@ export interface SplitFields {
   keys?: readonly string[];
   /** String columns, saved in pages of 2^{@link PAGE_BITS} entries ({@link PagedStrings}). */
   columns?: readonly string[];
-  /** Integer columns ({@link IntColumn}), saved in pages of 2^{@link INT_PAGE_BITS} entries. */
+  /** Integer columns ({@link IntColumn}), saved in pages of 2^`intBits` entries. */
   ints?: readonly string[];
+  /** Entries per page of the integer columns, as a power of two: {@link INT_PAGE_BITS} by default. */
+  intBits?: number;
 }
 
 /** Entries per page of a paged column: 4,096 (a page of names is ~100 KB). */
@@ -71,7 +73,7 @@ export const INT_PAGE_BITS = 14;
  */
 export function splitForm<T>(
   form: SavedForm<T>,
-  { keys = [], columns = [], ints = [] }: SplitFields,
+  { keys = [], columns = [], ints = [], intBits = INT_PAGE_BITS }: SplitFields,
 ): SavedForm<T> {
   const split = [...keys, ...columns, ...ints];
   const lazy = Object.fromEntries(Object.entries(form.lazy ?? {}).filter(([k]) => !split.includes(k)));
@@ -89,7 +91,7 @@ export function splitForm<T>(
       for (const f of ints) {
         const column = tree[f] as IntColumn;
         lengths[f] = column.length;
-        tree[f] = intPages(column, INT_PAGE_BITS);
+        tree[f] = intPages(column, intBits);
       }
       if (columns.length + ints.length > 0) tree.pagedLengths = lengths;
       return tree;
@@ -106,7 +108,7 @@ export function splitForm<T>(
       for (const f of ints) {
         const length = lengths?.[f];
         if (typeof length !== 'number') throw new Error(`${f}: saved without its length`);
-        t[f] = new PagedInts(length, t[f] as PartList<Int32Array>, INT_PAGE_BITS);
+        t[f] = new PagedInts(length, t[f] as PartList<Int32Array>, intBits);
       }
       delete t.pagedLengths;
       return form.open(t);

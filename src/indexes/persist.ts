@@ -39,8 +39,11 @@ import './format/strings.js';
  * the prospect match index's columns in pages; the token index's large arrays apart.
  * 11: completion indexes are saved in pages read on first access (`completion-pages.ts`); values are
  * saved only where they differ from the labels; the business rowid → position table apart.
+ * 12: the business match index's name keys in pages, its legal forms and countries coded
+ * (`CodedStrings`); the business initials table in shards; the token index's postings and pair columns
+ * in pages of 4,096 entries.
  */
-export const INDEX_FORMAT = 11;
+export const INDEX_FORMAT = 12;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one

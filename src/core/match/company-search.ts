@@ -17,7 +17,7 @@ import {
   splitKey,
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
-import type { KeyIndex } from '../../indexes/hash/index.js';
+import type { KeyLookup } from '../../indexes/hash/index.js';
 import type { StringColumn } from '../../indexes/format/strings.js';
 import { otherNameIndex, otherNameTokens, type OtherNameIndex } from '../../indexes/match/other-names.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
@@ -26,6 +26,7 @@ import {
   docFrequency,
   nearVocabulary,
   sameJoined,
+  uniqueDocumentTokens,
   type TokenIndex,
 } from '../../indexes/match/token-index.js';
 import { companyFullKey, companyMatchName } from '../../normalise/index.js';
@@ -71,7 +72,7 @@ export interface CompanyContext {
   readonly minConfidence?: number;
   tokens(): TokenIndex;
   /** Names by the initials of their words (built on first use). */
-  initials(): KeyIndex;
+  initials(): KeyLookup;
   scored(pos: number): ScoredName;
   /** The canonical legal form business `pos` is written with ('' when none). */
   form(pos: number): string;
@@ -113,7 +114,7 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
   // Filled on first use, by position (a candidate is scored many times over a batch).
   const cache = engine.indexes.get(SCORED);
   let tokens: TokenIndex | undefined;
-  let initials: KeyIndex | undefined;
+  let initials: KeyLookup | undefined;
   let others: OtherNames | undefined;
   return {
     index,
@@ -125,7 +126,12 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
     tokens: () => (tokens ??= businessNameIndex(engine)),
     initials: () => (initials ??= businessInitialsIndex(engine)),
     scored(pos) {
-      return (cache[pos] ??= scoredName(splitKey(index.nameKeys.at(pos) as string)));
+      // From the token index once a fuzzy search has opened it: its per-name words are read anyway,
+      // while the name keys are a column of their own (read by the page, rarely once these serve).
+      return (cache[pos] ??= scoredName(
+        (tokens !== undefined ? uniqueDocumentTokens(tokens, pos) : undefined) ??
+          splitKey(index.nameKeys.at(pos) as string),
+      ));
     },
     form(pos) {
       return index.forms.at(pos) as string;
@@ -301,7 +307,7 @@ function sameWords(
     }
   }
   const one = ids[0] as number;
-  docs ??= tokens.post.subarray(tokens.postStart[one], tokens.postStart[one + 1]);
+  docs ??= tokens.post.range(tokens.postStart[one] as number, tokens.postStart[one + 1] as number);
   const hits: Scored[] = [];
   for (const doc of docs) {
     const start = tokens.docStart[doc] as number;
@@ -318,9 +324,9 @@ function sameWords(
         break;
       }
     }
-    if (!all || !accept(doc)) continue;
+    if (!all) continue;
     const score = alignedScore(q, withIds(scoredOf(doc), tokens));
-    if (score >= floor) hits.push({ pos: doc, score });
+    if (score >= floor && accept(doc)) hits.push({ pos: doc, score });
   }
   hits.sort(byScore);
   return hits;
@@ -465,9 +471,9 @@ export function fuzzyHits(
 ): Scored[] {
   const hits: Scored[] = [];
   for (const pos of found.positions) {
-    if (accept !== undefined && !accept(pos)) continue;
+    // Scored first: `accept` reads the legal form and country of a name, only of those worth keeping.
     const score = alignedScore(q, withIds(scoredOf(pos), tokens));
-    if (score >= floor) hits.push({ pos, score });
+    if (score >= floor && (accept === undefined || accept(pos))) hits.push({ pos, score });
   }
   hits.sort(byScore);
   return hits;

@@ -10,8 +10,10 @@
  * scratch arrays; the saved form reads the same layout.
  */
 import { nearTokens } from '../../normalise/similarity.js';
+import { Ints, type IntColumn } from '../format/ints.js';
 import { Ids, NearTable } from '../format/tables.js';
 import type { StringColumn } from '../format/strings.js';
+import { splitForm } from '../parted-form.js';
 import type { SavedForm } from '../persist.js';
 import { buildPairIndex, pairPostings, type PairIndex } from './pair-index.js';
 import { buildSpacingIndex, joinedEnds, spacingCandidates, type SpacingIndex } from './spacing-index.js';
@@ -29,9 +31,12 @@ export interface TokenIndex {
   readonly vocabId: Pick<ReadonlyMap<string, number>, 'get' | 'has'>;
   /** Vocabulary ids in the order of their tokens (prefix lookups). */
   readonly sortedVocab: Int32Array;
-  /** Postings of vocabulary id `v`: `post[postStart[v] .. postStart[v + 1])`, ascending positions. */
+  /**
+   * Postings of vocabulary id `v`: `post.range(postStart[v], postStart[v + 1])`, ascending positions
+   * (in pages once saved: a first query reads the pages of its words' postings).
+   */
   readonly postStart: Int32Array;
-  readonly post: Int32Array;
+  readonly post: IntColumn;
   /** Tokens of document `i`: vocabulary ids `docTok[docStart[i] .. docStart[i + 1])`. */
   readonly docStart: Int32Array;
   readonly docTok: Int32Array;
@@ -155,7 +160,7 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     vocab: ids,
     sortedVocab,
     postStart,
-    post,
+    post: new Ints(post),
     docStart,
     docTok,
     docWords,
@@ -170,6 +175,14 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
 }
 
 type Saved = Omit<TokenIndex, 'vocabId' | 'nearMemo' | 'scratch'>;
+
+/** The saved tree: the pair index's arrays are top-level fields, so its per-pair columns go in pages. */
+type SavedTree = Omit<Saved, 'pairs'> & {
+  pairStart: Int32Array;
+  pairSecond: IntColumn;
+  pairPostStart: IntColumn;
+  pairPost: IntColumn;
+};
 
 /**
  * A token index from its saved part, with an empty memo and fresh scratch space. The saved part is
@@ -196,39 +209,65 @@ function withScratch(index: Saved): TokenIndex {
 const isInts = (v: unknown) => v instanceof Int32Array;
 
 /**
+ * Entries per page of the postings and of the pair columns, as a power of two: 4,096 (16 KB). A first
+ * 50-row match looks up a few hundred words and pairs, each list in a page or two: small pages keep
+ * the bytes read near the bytes used (at 1M names the postings are 11 MB, the pairs 15 MB).
+ */
+const TOKEN_PAGE_BITS = 12;
+
+/**
  * The saved form of a token index: everything but the query-time memo, the scratch space and `vocabId`
- * (the vocabulary table read the other way). The per-document arrays, the postings and the pair,
+ * (the vocabulary table read the other way). The postings and the pair index's per-pair columns are
+ * saved in pages read by range (`parted-form.ts`); the per-document arrays, the pair starts and the
  * spacing and two-deletion tables are stored apart and read on first use: a name query found by exact
  * tokens never reads the typo or spacing tables (at 1M names they are 64 MB in all).
  */
-export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = {
-  save: ({ vocabId: _v, nearMemo: _m, scratch: _s, ...saved }) => saved,
-  open: (tree) => {
-    const t = tree as Saved;
-    if (
-      typeof t.size !== 'number' ||
-      !(t.vocab instanceof Ids) ||
-      !(t.deletes instanceof NearTable) ||
-      !(t.postStart instanceof Int32Array) ||
-      t.postStart.length !== t.vocab.length + 1 ||
-      t.sortedVocab.length !== t.vocab.length
-    )
-      throw new Error('token index: saved form of another shape');
-    return withScratch(t);
+export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = splitForm(
+  {
+    save: ({ vocabId: _v, nearMemo: _m, scratch: _s, pairs, ...saved }): SavedTree => ({
+      ...saved,
+      pairStart: pairs.start,
+      pairSecond: pairs.second,
+      pairPostStart: pairs.postStart,
+      pairPost: pairs.post,
+    }),
+    open: (tree) => {
+      const t = tree as SavedTree;
+      if (
+        typeof t.size !== 'number' ||
+        !(t.vocab instanceof Ids) ||
+        !(t.deletes instanceof NearTable) ||
+        !(t.postStart instanceof Int32Array) ||
+        t.postStart.length !== t.vocab.length + 1 ||
+        t.sortedVocab.length !== t.vocab.length
+      )
+        throw new Error('token index: saved form of another shape');
+      // The pair starts are read on first use (a getter), the paged columns as they are asked for.
+      const pairs: PairIndex = {
+        get start() {
+          return t.pairStart;
+        },
+        second: t.pairSecond,
+        postStart: t.pairPostStart,
+        post: t.pairPost,
+      };
+      Object.defineProperty(t, 'pairs', { value: pairs, enumerable: true });
+      return withScratch(t as unknown as Saved);
+    },
+    lazy: {
+      pairStart: isInts,
+      docStart: isInts,
+      docTok: isInts,
+      docWords: (v) => v instanceof Uint8Array,
+      docJoined: (v) => v instanceof Uint16Array,
+      docHead: isInts,
+      docTail: isInts,
+      deletes2: (v) => v instanceof NearTable,
+      spacing: (v) => typeof v === 'object' && v !== null,
+    },
   },
-  lazy: {
-    post: isInts,
-    docStart: isInts,
-    docTok: isInts,
-    docWords: (v) => v instanceof Uint8Array,
-    docJoined: (v) => v instanceof Uint16Array,
-    docHead: isInts,
-    docTail: isInts,
-    pairs: (v) => typeof v === 'object' && v !== null,
-    deletes2: (v) => v instanceof NearTable,
-    spacing: (v) => typeof v === 'object' && v !== null,
-  },
-};
+  { ints: ['post', 'pairSecond', 'pairPostStart', 'pairPost'], intBits: TOKEN_PAGE_BITS },
+);
 
 /**
  * How many documents hold vocabulary word `v` (its document frequency): the length of its postings;
@@ -301,6 +340,23 @@ export function documentTokens(index: TokenIndex, i: number): string[] {
   for (let j = index.docStart[i] as number; j < (index.docStart[i + 1] as number); j++) {
     out.push(index.vocab.at(index.docTok[j] as number) as string);
   }
+  return out;
+}
+
+/**
+ * The tokens of document `i` as it was indexed, in their order, when none of them repeats (`docTok`
+ * keeps a repeated token once, so only then does it hold them all); undefined when one repeats. A
+ * matcher reads a candidate's words here rather than from a column of names, which a first query
+ * would otherwise read whole for its few thousand candidates.
+ */
+export function uniqueDocumentTokens(index: TokenIndex, i: number): string[] | undefined {
+  const start = index.docStart[i] as number;
+  const end = index.docStart[i + 1] as number;
+  const words = index.docWords[i] as number;
+  // `docWords` counts repeats (up to 255): equal to the distinct count below that, no token repeats.
+  if (words !== end - start || words >= 255) return undefined;
+  const out = new Array<string>(words);
+  for (let j = start; j < end; j++) out[j - start] = index.vocab.at(index.docTok[j] as number) as string;
   return out;
 }
 
@@ -432,8 +488,9 @@ function blocked(
   for (let q = 0; q < hits.length; q++) {
     const tokenEpoch = ++s.tokenEpoch;
     for (const v of hits[q] as readonly number[]) {
-      for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
-        const doc = index.post[p] as number;
+      const list = index.post.range(index.postStart[v] as number, index.postStart[v + 1] as number);
+      for (let p = 0; p < list.length; p++) {
+        const doc = list[p] as number;
         if (s.stamp[doc] !== epoch) {
           s.stamp[doc] = epoch;
           s.count[doc] = 0;
@@ -467,7 +524,7 @@ function bothLists(index: TokenIndex, a: readonly number[], b: readonly number[]
     for (const y of b) {
       const list =
         x === y
-          ? index.post.subarray(index.postStart[x], index.postStart[x + 1])
+          ? index.post.range(index.postStart[x] as number, index.postStart[x + 1] as number)
           : pairPostings(index.pairs, x, y);
       if (list.length > 0) lists.push(list);
     }
@@ -589,7 +646,10 @@ function mostShared(
   const respacedOnly = best < 2 && floor === 1 && respaced !== undefined && respaced.need >= 2;
   if (best < 2 && floor === 1 && !respacedOnly) {
     for (const near of hits)
-      for (const v of near) visit(index.post, index.postStart[v] as number, index.postStart[v + 1] as number);
+      for (const v of near) {
+        const list = index.post.range(index.postStart[v] as number, index.postStart[v + 1] as number);
+        visit(list, 0, list.length);
+      }
   }
   for (let q = 0; q < k; q++) for (const v of hits[q] as readonly number[]) s.mask[v] = 0;
   const kept: number[] = [];
