@@ -176,12 +176,21 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
 
 type Saved = Omit<TokenIndex, 'vocabId' | 'nearMemo' | 'scratch'>;
 
-/** The saved tree: the pair index's arrays are top-level fields, so its per-pair columns go in pages. */
-type SavedTree = Omit<Saved, 'pairs'> & {
+/**
+ * The saved tree: the pair and spacing indexes' arrays are top-level fields, so their long columns go
+ * in pages.
+ */
+type SavedTree = Omit<Saved, 'pairs' | 'spacing'> & {
   pairStart: Int32Array;
   pairSecond: IntColumn;
   pairPostStart: IntColumn;
   pairPost: IntColumn;
+  spacingHeadKeys: Float64Array;
+  spacingHeadStart: Int32Array;
+  spacingHeadDocs: IntColumn;
+  spacingTailKeys: Float64Array;
+  spacingTailStart: Int32Array;
+  spacingTailDocs: IntColumn;
 };
 
 /**
@@ -216,58 +225,95 @@ const isInts = (v: unknown) => v instanceof Int32Array;
 const TOKEN_PAGE_BITS = 12;
 
 /**
- * The saved form of a token index: everything but the query-time memo, the scratch space and `vocabId`
- * (the vocabulary table read the other way). The postings and the pair index's per-pair columns are
- * saved in pages read by range (`parted-form.ts`); the per-document arrays, the pair starts and the
- * spacing and two-deletion tables are stored apart and read on first use: a name query found by exact
- * tokens never reads the typo or spacing tables (at 1M names they are 64 MB in all).
+ * The saved form of a token index whose paged columns hold 2^`pageBits` entries a page (the default
+ * form, {@link TOKEN_INDEX_FORM}, 2^{@link TOKEN_PAGE_BITS}; tests cut smaller pages).
  */
-export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = splitForm(
-  {
-    save: ({ vocabId: _v, nearMemo: _m, scratch: _s, pairs, ...saved }): SavedTree => ({
-      ...saved,
-      pairStart: pairs.start,
-      pairSecond: pairs.second,
-      pairPostStart: pairs.postStart,
-      pairPost: pairs.post,
-    }),
-    open: (tree) => {
-      const t = tree as SavedTree;
-      if (
-        typeof t.size !== 'number' ||
-        !(t.vocab instanceof Ids) ||
-        !(t.deletes instanceof NearTable) ||
-        !(t.postStart instanceof Int32Array) ||
-        t.postStart.length !== t.vocab.length + 1 ||
-        t.sortedVocab.length !== t.vocab.length
-      )
-        throw new Error('token index: saved form of another shape');
-      // The pair starts are read on first use (a getter), the paged columns as they are asked for.
-      const pairs: PairIndex = {
-        get start() {
-          return t.pairStart;
-        },
-        second: t.pairSecond,
-        postStart: t.pairPostStart,
-        post: t.pairPost,
-      };
-      Object.defineProperty(t, 'pairs', { value: pairs, enumerable: true });
-      return withScratch(t as unknown as Saved);
+export function tokenIndexForm(pageBits: number): SavedForm<TokenIndex> {
+  return splitForm(
+    {
+      save: ({ vocabId: _v, nearMemo: _m, scratch: _s, pairs, spacing, ...saved }): SavedTree => ({
+        ...saved,
+        pairStart: pairs.start,
+        pairSecond: pairs.second,
+        pairPostStart: pairs.postStart,
+        pairPost: pairs.post,
+        spacingHeadKeys: spacing.headKeys,
+        spacingHeadStart: spacing.headStart,
+        spacingHeadDocs: spacing.headDocs,
+        spacingTailKeys: spacing.tailKeys,
+        spacingTailStart: spacing.tailStart,
+        spacingTailDocs: spacing.tailDocs,
+      }),
+      open: (tree) => {
+        const t = tree as SavedTree;
+        if (
+          typeof t.size !== 'number' ||
+          !(t.vocab instanceof Ids) ||
+          !(t.deletes instanceof NearTable) ||
+          !(t.postStart instanceof Int32Array) ||
+          t.postStart.length !== t.vocab.length + 1 ||
+          t.sortedVocab.length !== t.vocab.length
+        )
+          throw new Error('token index: saved form of another shape');
+        // The starts and keys are read on first use (getters), the paged columns as they are asked for.
+        const pairs: PairIndex = {
+          get start() {
+            return t.pairStart;
+          },
+          second: t.pairSecond,
+          postStart: t.pairPostStart,
+          post: t.pairPost,
+        };
+        const spacing: SpacingIndex = {
+          get headKeys() {
+            return t.spacingHeadKeys;
+          },
+          get headStart() {
+            return t.spacingHeadStart;
+          },
+          headDocs: t.spacingHeadDocs,
+          get tailKeys() {
+            return t.spacingTailKeys;
+          },
+          get tailStart() {
+            return t.spacingTailStart;
+          },
+          tailDocs: t.spacingTailDocs,
+        };
+        Object.defineProperty(t, 'pairs', { value: pairs, enumerable: true });
+        Object.defineProperty(t, 'spacing', { value: spacing, enumerable: true });
+        return withScratch(t as unknown as Saved);
+      },
+      lazy: {
+        pairStart: isInts,
+        docStart: isInts,
+        docTok: isInts,
+        docWords: (v) => v instanceof Uint8Array,
+        docJoined: (v) => v instanceof Uint16Array,
+        docHead: isInts,
+        docTail: isInts,
+        deletes2: (v) => v instanceof NearTable,
+        spacingHeadKeys: (v) => v instanceof Float64Array,
+        spacingHeadStart: isInts,
+        spacingTailKeys: (v) => v instanceof Float64Array,
+        spacingTailStart: isInts,
+      },
     },
-    lazy: {
-      pairStart: isInts,
-      docStart: isInts,
-      docTok: isInts,
-      docWords: (v) => v instanceof Uint8Array,
-      docJoined: (v) => v instanceof Uint16Array,
-      docHead: isInts,
-      docTail: isInts,
-      deletes2: (v) => v instanceof NearTable,
-      spacing: (v) => typeof v === 'object' && v !== null,
+    {
+      ints: ['post', 'pairSecond', 'pairPostStart', 'pairPost', 'spacingHeadDocs', 'spacingTailDocs'],
+      intBits: pageBits,
     },
-  },
-  { ints: ['post', 'pairSecond', 'pairPostStart', 'pairPost'], intBits: TOKEN_PAGE_BITS },
-);
+  );
+}
+
+/**
+ * The saved form of a token index: everything but the query-time memo, the scratch space and `vocabId`
+ * (the vocabulary table read the other way). The postings, the pair index's per-pair columns and the
+ * spacing index's documents are saved in pages read by range (`parted-form.ts`); the per-document
+ * arrays, the pair starts, the spacing keys and the two-deletion table are stored apart and read on
+ * first use: a name query found by exact tokens never reads the typo or spacing tables.
+ */
+export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = tokenIndexForm(TOKEN_PAGE_BITS);
 
 /**
  * How many documents hold vocabulary word `v` (its document frequency): the length of its postings;
