@@ -12,10 +12,9 @@ import { pairPostings } from '../src/indexes/match/pair-index.js';
 import {
   buildTokenIndex,
   candidates,
-  documentTokens,
+  documentWords,
   sameJoined,
   tokenIndexForm,
-  uniqueDocumentTokens,
 } from '../src/indexes/match/token-index.js';
 import type { PartList, SavedForm } from '../src/indexes/persist.js';
 import '../src/indexes/persist.js'; // registers the Bitset codec
@@ -124,19 +123,26 @@ describe('saved token index', () => {
   });
 });
 
-describe('unique document tokens', () => {
-  it('are the words of a name in their order when none repeats, and undefined otherwise', () => {
+describe('document words', () => {
+  it('are the words of a name in their order, repeats kept, also from a reopened index', () => {
     fc.assert(
       fc.property(docsArb, (docs) => {
         const index = buildTokenIndex(docs.length, (i) => docs[i] as string[]);
+        const { index: paged } = reopen(tokenIndexForm(2), index);
         docs.forEach((words, i) => {
-          const repeats = new Set(words).size !== words.length;
-          expect(uniqueDocumentTokens(index, i)).toEqual(repeats ? undefined : words);
-          if (!repeats) expect(documentTokens(index, i)).toEqual(words);
+          expect(documentWords(index, i)).toEqual(words);
+          expect(documentWords(paged, i)).toEqual(words);
         });
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('keep a name of 255 words or more whole', () => {
+    const long = Array.from({ length: 300 }, (_, i) => `w${i % 260}`);
+    const index = buildTokenIndex(2, (i) => (i === 0 ? ['acme'] : long));
+    expect(documentWords(index, 1)).toEqual(long);
+    expect(documentWords(index, 0)).toEqual(['acme']);
   });
 });
 

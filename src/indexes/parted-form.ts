@@ -52,6 +52,8 @@ export function partedForm<T extends { facets: object }>(
 export interface SplitFields {
   /** Key tables, saved in shards by key hash (`hash/key-shards.ts`). */
   keys?: readonly string[];
+  /** Bytes a key shard aims at (the default of `splitKeys` when not given). */
+  shardBytes?: number;
   /** String columns, saved in pages of 2^{@link PAGE_BITS} entries ({@link PagedStrings}). */
   columns?: readonly string[];
   /** Integer columns ({@link IntColumn}), saved in pages of 2^`intBits` entries. */
@@ -73,7 +75,7 @@ export const INT_PAGE_BITS = 14;
  */
 export function splitForm<T>(
   form: SavedForm<T>,
-  { keys = [], columns = [], ints = [], intBits = INT_PAGE_BITS }: SplitFields,
+  { keys = [], shardBytes, columns = [], ints = [], intBits = INT_PAGE_BITS }: SplitFields,
 ): SavedForm<T> {
   const split = [...keys, ...columns, ...ints];
   const lazy = Object.fromEntries(Object.entries(form.lazy ?? {}).filter(([k]) => !split.includes(k)));
@@ -81,7 +83,7 @@ export function splitForm<T>(
     save: (index) => {
       // A copy: `form.save` may hand back the index itself, whose whole fields stay in use.
       const tree = { ...(form.save(index) as Record<string, unknown>) };
-      for (const f of keys) tree[f] = splitKeys(tree[f] as KeyLookup);
+      for (const f of keys) tree[f] = splitKeys(tree[f] as KeyLookup, shardBytes);
       const lengths: Record<string, number> = {};
       for (const f of columns) {
         const list = tree[f] as NullableStringColumn;

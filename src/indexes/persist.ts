@@ -40,8 +40,9 @@ import './format/strings.js';
  * 11: completion indexes are saved in pages read on first access (`completion-pages.ts`); values are
  * saved only where they differ from the labels; the business rowid → position table apart.
  * 12: the business match index's name keys in pages, its legal forms and countries coded
- * (`CodedStrings`); the business initials table in shards; the token index's postings, pair columns
- * and spacing documents in pages of 4,096 entries.
+ * (`CodedStrings`), its key tables (and the initials and other-name tables) in shards of 16 KB; the
+ * token index's postings, pair columns and spacing documents in pages of 4,096 entries, and the words
+ * of names that repeat one (`repeats`).
  */
 export const INDEX_FORMAT = 12;
 

@@ -24,9 +24,9 @@ import { pairPostings } from '../../indexes/match/pair-index.js';
 import {
   candidates,
   docFrequency,
+  documentWords,
   nearVocabulary,
   sameJoined,
-  uniqueDocumentTokens,
   type TokenIndex,
 } from '../../indexes/match/token-index.js';
 import { companyFullKey, companyMatchName } from '../../normalise/index.js';
@@ -105,7 +105,11 @@ function otherNamesOf(engine: Context): OtherNames {
   return {
     index,
     tokens: () => (tokens ??= otherNameTokens(engine)),
-    scored: (entry) => (cache[entry] ??= scoredName(splitKey(index.nameKeys.at(entry) as string))),
+    // From the entries' token index once a search opened it, as for current names.
+    scored: (entry) =>
+      (cache[entry] ??= scoredName(
+        tokens !== undefined ? documentWords(tokens, entry) : splitKey(index.nameKeys.at(entry) as string),
+      )),
   };
 }
 
@@ -129,8 +133,7 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
       // From the token index once a fuzzy search has opened it: its per-name words are read anyway,
       // while the name keys are a column of their own (read by the page, rarely once these serve).
       return (cache[pos] ??= scoredName(
-        (tokens !== undefined ? uniqueDocumentTokens(tokens, pos) : undefined) ??
-          splitKey(index.nameKeys.at(pos) as string),
+        tokens !== undefined ? documentWords(tokens, pos) : splitKey(index.nameKeys.at(pos) as string),
       ));
     },
     form(pos) {

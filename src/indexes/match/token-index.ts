@@ -43,6 +43,12 @@ export interface TokenIndex {
   /** Words of document `i` counting repeats (up to 255), and their length written without spaces. */
   readonly docWords: Uint8Array;
   readonly docJoined: Uint16Array;
+  /**
+   * The words of the documents that `docTok` does not hold whole (a word repeated, or 255 words or
+   * more), in their order, repeats kept: document `docs[k]` (ascending) has vocabulary ids
+   * `tok[start[k] .. start[k + 1])`. With `docTok`, every document's words ({@link documentWords}).
+   */
+  readonly repeats: { docs: Int32Array; start: Int32Array; tok: Int32Array };
   /** Hashes of the first and last three letters of each document's joined form ({@link SpacingIndex}). */
   readonly docHead: Int32Array;
   readonly docTail: Int32Array;
@@ -56,6 +62,11 @@ export interface TokenIndex {
   readonly spacing: SpacingIndex;
   /** Query word → its near vocabulary ids, for words seen before ({@link nearVocabulary}). */
   readonly nearMemo: Map<string, readonly number[]>;
+  /**
+   * Vocabulary id → token, decoded on first use ({@link documentWords}): the names of a query's
+   * candidates share their words, so each is one string, not one per name.
+   */
+  readonly words: (string | undefined)[];
   /** Scratch space for candidate generation (one query at a time; JS is single-threaded). */
   readonly scratch: {
     /** Vocabulary id → bit mask of the query tokens it is near (cleared after each query). */
@@ -104,6 +115,9 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
   const docHead = new Int32Array(count);
   const docTail = new Int32Array(count);
   const docTokList: number[] = [];
+  const repeatDocs: number[] = [];
+  const repeatStart: number[] = [0];
+  const repeatTok: number[] = [];
   for (let i = 0; i < count; i++) {
     docStart[i] = docTokList.length;
     const tokens = tokensOf(i);
@@ -127,6 +141,11 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
       if (dup) continue;
       docTokList.push(id);
       df[id] = (df[id] as number) + 1;
+    }
+    if (docTokList.length - (docStart[i] as number) !== tokens.length || tokens.length >= 255) {
+      repeatDocs.push(i);
+      for (const t of tokens) repeatTok.push(vocabId.get(t) as number);
+      repeatStart.push(repeatTok.length);
     }
   }
   docStart[count] = docTokList.length;
@@ -171,10 +190,15 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     deletes: deletes.finish(),
     deletes2: deletes2.finish(),
     spacing: buildSpacingIndex(docJoined, docHead, docTail),
+    repeats: {
+      docs: Int32Array.from(repeatDocs),
+      start: Int32Array.from(repeatStart),
+      tok: Int32Array.from(repeatTok),
+    },
   });
 }
 
-type Saved = Omit<TokenIndex, 'vocabId' | 'nearMemo' | 'scratch'>;
+type Saved = Omit<TokenIndex, 'vocabId' | 'nearMemo' | 'words' | 'scratch'>;
 
 /**
  * The saved tree: the pair and spacing indexes' arrays are top-level fields, so their long columns go
@@ -201,6 +225,7 @@ function withScratch(index: Saved): TokenIndex {
   return Object.defineProperties(index, {
     vocabId: { value: index.vocab as Ids, enumerable: true },
     nearMemo: { value: new Map(), enumerable: true },
+    words: { value: new Array<string | undefined>(index.vocab.length), enumerable: true },
     scratch: {
       enumerable: true,
       value: {
@@ -231,7 +256,7 @@ const TOKEN_PAGE_BITS = 12;
 export function tokenIndexForm(pageBits: number): SavedForm<TokenIndex> {
   return splitForm(
     {
-      save: ({ vocabId: _v, nearMemo: _m, scratch: _s, pairs, spacing, ...saved }): SavedTree => ({
+      save: ({ vocabId: _v, nearMemo: _m, words: _w, scratch: _s, pairs, spacing, ...saved }): SavedTree => ({
         ...saved,
         pairStart: pairs.start,
         pairSecond: pairs.second,
@@ -289,6 +314,15 @@ export function tokenIndexForm(pageBits: number): SavedForm<TokenIndex> {
         docStart: isInts,
         docTok: isInts,
         docWords: (v) => v instanceof Uint8Array,
+        repeats: (v) => {
+          const r = v as TokenIndex['repeats'];
+          return (
+            r.docs instanceof Int32Array &&
+            r.start instanceof Int32Array &&
+            r.tok instanceof Int32Array &&
+            r.start.length === r.docs.length + 1
+          );
+        },
         docJoined: (v) => v instanceof Uint16Array,
         docHead: isInts,
         docTail: isInts,
@@ -390,19 +424,35 @@ export function documentTokens(index: TokenIndex, i: number): string[] {
 }
 
 /**
- * The tokens of document `i` as it was indexed, in their order, when none of them repeats (`docTok`
- * keeps a repeated token once, so only then does it hold them all); undefined when one repeats. A
- * matcher reads a candidate's words here rather than from a column of names, which a first query
- * would otherwise read whole for its few thousand candidates.
+ * The words of document `i` as it was indexed, in their order, repeats kept: from `docTok` when it holds
+ * them all (no word repeats), else from {@link TokenIndex.repeats}. A matcher reads a candidate's words
+ * here rather than from a column of names, which a first query would otherwise read whole for its few
+ * thousand candidates.
  */
-export function uniqueDocumentTokens(index: TokenIndex, i: number): string[] | undefined {
-  const start = index.docStart[i] as number;
-  const end = index.docStart[i + 1] as number;
-  const words = index.docWords[i] as number;
-  // `docWords` counts repeats (up to 255): equal to the distinct count below that, no token repeats.
-  if (words !== end - start || words >= 255) return undefined;
-  const out = new Array<string>(words);
-  for (let j = start; j < end; j++) out[j - start] = index.vocab.at(index.docTok[j] as number) as string;
+export function documentWords(index: TokenIndex, i: number): string[] {
+  const count = index.docWords[i] as number;
+  let tok = index.docTok;
+  let start = index.docStart[i] as number;
+  let end = index.docStart[i + 1] as number;
+  if (count !== end - start || count >= 255) {
+    const r = index.repeats;
+    let lo = 0;
+    let hi = r.docs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((r.docs[mid] as number) < i) lo = mid + 1;
+      else hi = mid;
+    }
+    tok = r.tok;
+    start = r.start[lo] as number;
+    end = r.start[lo + 1] as number;
+  }
+  const out = new Array<string>(end - start);
+  const decoded = index.words;
+  for (let j = start; j < end; j++) {
+    const v = tok[j] as number;
+    out[j - start] = decoded[v] ??= index.vocab.at(v) as string;
+  }
   return out;
 }
 
