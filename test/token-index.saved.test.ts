@@ -91,6 +91,7 @@ describe('saved token index', () => {
           const whole = buildTokenIndex(docs.length, (i) => docs[i] as string[]);
           const { index: paged, read } = reopen(tokenIndexForm(bits), whole);
           expect(read.size).toBe(0); // opening reads no part
+          expect(paged.docStart).toEqual(whole.docStart); // derived from the word counts, not saved
           const v = whole.vocab.length;
           for (let t = 0; t < v; t++) {
             const [lo, hi] = [whole.postStart[t] as number, whole.postStart[t + 1] as number];
@@ -143,6 +144,9 @@ describe('document words', () => {
     const index = buildTokenIndex(2, (i) => (i === 0 ? ['acme'] : long));
     expect(documentWords(index, 1)).toEqual(long);
     expect(documentWords(index, 0)).toEqual(['acme']);
+    const { index: paged } = reopen(tokenIndexForm(3), index);
+    expect(paged.docStart).toEqual(index.docStart); // 1 + 260 distinct words
+    expect(documentWords(paged, 1)).toEqual(long);
   });
 });
 

@@ -327,9 +327,9 @@ function sameWords(
         break;
       }
     }
-    if (!all) continue;
+    if (!all || !accept(doc)) continue;
     const score = alignedScore(q, withIds(scoredOf(doc), tokens));
-    if (score >= floor && accept(doc)) hits.push({ pos: doc, score });
+    if (score >= floor) hits.push({ pos: doc, score });
   }
   hits.sort(byScore);
   return hits;
@@ -474,9 +474,9 @@ export function fuzzyHits(
 ): Scored[] {
   const hits: Scored[] = [];
   for (const pos of found.positions) {
-    // Scored first: `accept` reads the legal form and country of a name, only of those worth keeping.
+    if (accept !== undefined && !accept(pos)) continue;
     const score = alignedScore(q, withIds(scoredOf(pos), tokens));
-    if (score >= floor && (accept === undefined || accept(pos))) hits.push({ pos, score });
+    if (score >= floor) hits.push({ pos, score });
   }
   hits.sort(byScore);
   return hits;

@@ -204,7 +204,7 @@ type Saved = Omit<TokenIndex, 'vocabId' | 'nearMemo' | 'words' | 'scratch'>;
  * The saved tree: the pair and spacing indexes' arrays are top-level fields, so their long columns go
  * in pages.
  */
-type SavedTree = Omit<Saved, 'pairs' | 'spacing'> & {
+type SavedTree = Omit<Saved, 'pairs' | 'spacing' | 'docStart'> & {
   pairStart: Int32Array;
   pairSecond: IntColumn;
   pairPostStart: IntColumn;
@@ -250,13 +250,40 @@ const isInts = (v: unknown) => v instanceof Int32Array;
 const TOKEN_PAGE_BITS = 12;
 
 /**
+ * Where each document's distinct words start in `docTok`: the running sum of their counts, which are the
+ * word counts `docWords` except for the documents of `repeats` (their distinct words counted there).
+ */
+function docStartOf(size: number, docWords: Uint8Array, repeats: TokenIndex['repeats']): Int32Array {
+  const out = new Int32Array(size + 1);
+  let k = 0;
+  for (let i = 0; i < size; i++) {
+    let n = docWords[i] as number;
+    if (k < repeats.docs.length && repeats.docs[k] === i) {
+      n = new Set(repeats.tok.subarray(repeats.start[k], repeats.start[k + 1])).size;
+      k++;
+    }
+    out[i + 1] = (out[i] as number) + n;
+  }
+  return out;
+}
+
+/**
  * The saved form of a token index whose paged columns hold 2^`pageBits` entries a page (the default
  * form, {@link TOKEN_INDEX_FORM}, 2^{@link TOKEN_PAGE_BITS}; tests cut smaller pages).
  */
 export function tokenIndexForm(pageBits: number): SavedForm<TokenIndex> {
   return splitForm(
     {
-      save: ({ vocabId: _v, nearMemo: _m, words: _w, scratch: _s, pairs, spacing, ...saved }): SavedTree => ({
+      save: ({
+        vocabId: _v,
+        nearMemo: _m,
+        words: _w,
+        scratch: _s,
+        pairs,
+        spacing,
+        docStart: _d,
+        ...saved
+      }): SavedTree => ({
         ...saved,
         pairStart: pairs.start,
         pairSecond: pairs.second,
@@ -305,13 +332,22 @@ export function tokenIndexForm(pageBits: number): SavedForm<TokenIndex> {
           },
           tailDocs: t.spacingTailDocs,
         };
+        // Not saved: derived from the word counts on first use (4 MB less to read at 1M names).
+        Object.defineProperty(t, 'docStart', {
+          enumerable: true,
+          configurable: true,
+          get() {
+            const value = docStartOf(t.size, t.docWords, t.repeats);
+            Object.defineProperty(t, 'docStart', { value, enumerable: true });
+            return value;
+          },
+        });
         Object.defineProperty(t, 'pairs', { value: pairs, enumerable: true });
         Object.defineProperty(t, 'spacing', { value: spacing, enumerable: true });
         return withScratch(t as unknown as Saved);
       },
       lazy: {
         pairStart: isInts,
-        docStart: isInts,
         docTok: isInts,
         docWords: (v) => v instanceof Uint8Array,
         repeats: (v) => {
