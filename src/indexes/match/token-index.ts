@@ -255,16 +255,33 @@ const TOKEN_PAGE_BITS = 12;
  */
 function docStartOf(size: number, docWords: Uint8Array, repeats: TokenIndex['repeats']): Int32Array {
   const out = new Int32Array(size + 1);
+  const { docs, start, tok } = repeats;
   let k = 0;
+  let next = docs.length > 0 ? (docs[0] as number) : -1;
+  let at = 0;
   for (let i = 0; i < size; i++) {
     let n = docWords[i] as number;
-    if (k < repeats.docs.length && repeats.docs[k] === i) {
-      n = new Set(repeats.tok.subarray(repeats.start[k], repeats.start[k + 1])).size;
+    if (i === next) {
+      n = distinctCount(tok, start[k] as number, start[k + 1] as number);
       k++;
+      next = k < docs.length ? (docs[k] as number) : -1;
     }
-    out[i + 1] = (out[i] as number) + n;
+    at += n;
+    out[i + 1] = at;
   }
   return out;
+}
+
+/** How many distinct values `list[from .. to)` holds (a name's words: a handful, so no set below 64). */
+function distinctCount(list: Int32Array, from: number, to: number): number {
+  if (to - from > 64) return new Set(list.subarray(from, to)).size;
+  let n = 0;
+  for (let j = from; j < to; j++) {
+    let seen = false;
+    for (let m = from; m < j && !seen; m++) seen = list[m] === list[j];
+    if (!seen) n++;
+  }
+  return n;
 }
 
 /**
