@@ -43,7 +43,8 @@ import './format/strings.js';
  * 12: the business match index's name keys in pages, its legal forms and countries coded
  * (`CodedStrings`), its key tables (and the initials and other-name tables) in shards of 16 KB; the
  * token index's postings, pair columns and spacing documents in pages of 4,096 entries, the words of
- * names that repeat one (`repeats`), and no `docStart` (derived from the word counts).
+ * names that repeat one (`repeats`), no `docStart` (derived from the word counts), and `docTok` in two
+ * bytes a word when the vocabulary allows.
  */
 export const INDEX_FORMAT = 12;
 

@@ -37,9 +37,12 @@ export interface TokenIndex {
    */
   readonly postStart: Int32Array;
   readonly post: IntColumn;
-  /** Tokens of document `i`: vocabulary ids `docTok[docStart[i] .. docStart[i + 1])`. */
+  /**
+   * Tokens of document `i`: vocabulary ids `docTok[docStart[i] .. docStart[i + 1])`; two bytes each
+   * when the vocabulary has at most 65,536 words (a first fuzzy query reads them whole).
+   */
   readonly docStart: Int32Array;
-  readonly docTok: Int32Array;
+  readonly docTok: Int32Array | Uint16Array;
   /** Words of document `i` counting repeats (up to 255), and their length written without spaces. */
   readonly docWords: Uint8Array;
   readonly docJoined: Uint16Array;
@@ -181,7 +184,7 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     postStart,
     post: new Ints(post),
     docStart,
-    docTok,
+    docTok: vocab.length <= 0x10000 ? Uint16Array.from(docTok) : docTok,
     docWords,
     docJoined,
     docHead,
@@ -365,7 +368,7 @@ export function tokenIndexForm(pageBits: number): SavedForm<TokenIndex> {
       },
       lazy: {
         pairStart: isInts,
-        docTok: isInts,
+        docTok: (v) => v instanceof Int32Array || v instanceof Uint16Array,
         docWords: (v) => v instanceof Uint8Array,
         repeats: (v) => {
           const r = v as TokenIndex['repeats'];
@@ -484,7 +487,7 @@ export function documentTokens(index: TokenIndex, i: number): string[] {
  */
 export function documentWords(index: TokenIndex, i: number): string[] {
   const count = index.docWords[i] as number;
-  let tok = index.docTok;
+  let tok: Int32Array | Uint16Array = index.docTok;
   let start = index.docStart[i] as number;
   let end = index.docStart[i + 1] as number;
   if (count !== end - start || count >= 255) {
