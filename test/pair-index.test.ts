@@ -27,7 +27,8 @@ describe('pair index', () => {
               if (a === b) continue;
               const expected = docs.flatMap((d, i) => (d.includes(a) && d.includes(b) ? [i] : []));
               const e = pairEntry(index, a, b);
-              const got = e < 0 ? [] : [...index.post.subarray(index.postStart[e], index.postStart[e + 1])];
+              const got =
+                e < 0 ? [] : [...index.post.range(index.postStart.at(e), index.postStart.at(e + 1))];
               expect(got).toEqual(expected);
               if (expected.length === 0) expect(e).toBe(-1);
             }

@@ -52,10 +52,14 @@ export function partedForm<T extends { facets: object }>(
 export interface SplitFields {
   /** Key tables, saved in shards by key hash (`hash/key-shards.ts`). */
   keys?: readonly string[];
+  /** Bytes a key shard aims at (the default of `splitKeys` when not given). */
+  shardBytes?: number;
   /** String columns, saved in pages of 2^{@link PAGE_BITS} entries ({@link PagedStrings}). */
   columns?: readonly string[];
-  /** Integer columns ({@link IntColumn}), saved in pages of 2^{@link INT_PAGE_BITS} entries. */
+  /** Integer columns ({@link IntColumn}), saved in pages of 2^`intBits` entries. */
   ints?: readonly string[];
+  /** Entries per page of the integer columns, as a power of two: {@link INT_PAGE_BITS} by default. */
+  intBits?: number;
 }
 
 /** Entries per page of a paged column: 4,096 (a page of names is ~100 KB). */
@@ -71,7 +75,7 @@ export const INT_PAGE_BITS = 14;
  */
 export function splitForm<T>(
   form: SavedForm<T>,
-  { keys = [], columns = [], ints = [] }: SplitFields,
+  { keys = [], shardBytes, columns = [], ints = [], intBits = INT_PAGE_BITS }: SplitFields,
 ): SavedForm<T> {
   const split = [...keys, ...columns, ...ints];
   const lazy = Object.fromEntries(Object.entries(form.lazy ?? {}).filter(([k]) => !split.includes(k)));
@@ -79,7 +83,7 @@ export function splitForm<T>(
     save: (index) => {
       // A copy: `form.save` may hand back the index itself, whose whole fields stay in use.
       const tree = { ...(form.save(index) as Record<string, unknown>) };
-      for (const f of keys) tree[f] = splitKeys(tree[f] as KeyLookup);
+      for (const f of keys) tree[f] = splitKeys(tree[f] as KeyLookup, shardBytes);
       const lengths: Record<string, number> = {};
       for (const f of columns) {
         const list = tree[f] as NullableStringColumn;
@@ -89,7 +93,7 @@ export function splitForm<T>(
       for (const f of ints) {
         const column = tree[f] as IntColumn;
         lengths[f] = column.length;
-        tree[f] = intPages(column, INT_PAGE_BITS);
+        tree[f] = intPages(column, intBits);
       }
       if (columns.length + ints.length > 0) tree.pagedLengths = lengths;
       return tree;
@@ -106,7 +110,7 @@ export function splitForm<T>(
       for (const f of ints) {
         const length = lengths?.[f];
         if (typeof length !== 'number') throw new Error(`${f}: saved without its length`);
-        t[f] = new PagedInts(length, t[f] as PartList<Int32Array>, INT_PAGE_BITS);
+        t[f] = new PagedInts(length, t[f] as PartList<Int32Array>, intBits);
       }
       delete t.pagedLengths;
       return form.open(t);

@@ -13,6 +13,7 @@
 import { kind, type Context, type Kind } from '../runtime/context.js';
 import { entitiesSnapshotId, entitiesVersion, type Db } from '../store/open.js';
 import { INDEX_CACHE_DDL, INDEX_CACHE_SQL } from '../store/sql/index-cache.js';
+import { preparedOnce } from '../store/statements.js';
 import { Bitset } from './bitset.js';
 import {
   alignedCopy,
@@ -39,8 +40,13 @@ import './format/strings.js';
  * the prospect match index's columns in pages; the token index's large arrays apart.
  * 11: completion indexes are saved in pages read on first access (`completion-pages.ts`); values are
  * saved only where they differ from the labels; the business rowid → position table apart.
+ * 12: the business match index's name keys in pages, its legal forms and countries coded
+ * (`CodedStrings`), its key tables (and the initials and other-name tables) in shards of 16 KB; the
+ * token index's postings, pair columns and spacing documents in pages of 4,096 entries, the words of
+ * names that repeat one (`repeats`), no `docStart` (derived from the word counts), and `docTok` in two
+ * bytes a word when the vocabulary allows.
  */
-export const INDEX_FORMAT = 11;
+export const INDEX_FORMAT = 12;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one
@@ -249,17 +255,26 @@ function stampOf(db: Db): string {
   return `${INDEX_FORMAT}:${process.versions.v8}:${entitiesVersion(db)}:${entitiesSnapshotId(db)}`;
 }
 
+// Prepared once per connection: a first match reads a few hundred parts (pages, shards), and preparing
+// the two statements each time cost about as much as reading a part of 16 KB. The part statements are
+// prepared only once the table is known to exist.
+const existsStatement = preparedOnce((db: Db) => db.prepare(INDEX_CACHE_SQL.exists));
+const partStatements = preparedOnce((db: Db) => ({
+  stamps: db.prepare(INDEX_CACHE_SQL.stamps),
+  data: db.prepare(INDEX_CACHE_SQL.data).pluck(),
+}));
+
 /**
  * The saved tree of `name` when its stamp is `stamp` and its bytes are whole; undefined otherwise.
  * `fallback` gives a dictionary found damaged when first read (see `decodeIndex`).
  */
 function readSaved(db: Db, name: string, stamp: string, fallback?: LazyFallback): unknown {
-  const exists = db.prepare(INDEX_CACHE_SQL.exists).get();
+  const exists = existsStatement(db).get();
   if (!exists) return undefined;
-  const parts = db.prepare(INDEX_CACHE_SQL.stamps).all(name) as { part: number; stamp: string }[];
+  const { stamps, data } = partStatements(db);
+  const parts = stamps.all(name) as { part: number; stamp: string }[];
   if (parts.length === 0 || parts.some((p, i) => p.stamp !== stamp || p.part !== i)) return undefined;
   try {
-    const data = db.prepare(INDEX_CACHE_SQL.data).pluck();
     const blobs: Buffer[] = [];
     for (const blob of data.iterate(name) as IterableIterator<Buffer>) blobs.push(blob);
     return decodeIndex(alignedCopy(blobs), fallback);

@@ -205,7 +205,7 @@ export function retrieveCompany(
     if (r > 0 && df(tokens, v) > cap) break;
     for (let k = tokens.postStart[v] as number; k < (tokens.postStart[v + 1] as number); k++) {
       if (pool.length >= MAX_POOL) break;
-      const doc = tokens.post[k] as number;
+      const doc = tokens.post.at(k); // by entry: the pool may fill before a long list's end
       if (seen.stamp[doc] === epoch) continue;
       seen.stamp[doc] = epoch;
       pool.push(doc);

@@ -17,13 +17,14 @@ import {
   splitKey,
   type BusinessMatchIndex,
 } from '../../indexes/match/businesses.js';
-import type { KeyIndex } from '../../indexes/hash/index.js';
+import type { KeyLookup } from '../../indexes/hash/index.js';
 import type { StringColumn } from '../../indexes/format/strings.js';
 import { otherNameIndex, otherNameTokens, type OtherNameIndex } from '../../indexes/match/other-names.js';
 import { pairPostings } from '../../indexes/match/pair-index.js';
 import {
   candidates,
   docFrequency,
+  documentWords,
   nearVocabulary,
   sameJoined,
   type TokenIndex,
@@ -71,7 +72,7 @@ export interface CompanyContext {
   readonly minConfidence?: number;
   tokens(): TokenIndex;
   /** Names by the initials of their words (built on first use). */
-  initials(): KeyIndex;
+  initials(): KeyLookup;
   scored(pos: number): ScoredName;
   /** The canonical legal form business `pos` is written with ('' when none). */
   form(pos: number): string;
@@ -106,7 +107,11 @@ function otherNamesOf(engine: Context): OtherNames {
   return {
     index,
     tokens: () => (tokens ??= otherNameTokens(engine)),
-    scored: (entry) => (cache[entry] ??= scoredName(splitKey(index.nameKeys.at(entry) as string))),
+    // From the entries' token index once a search opened it, as for current names.
+    scored: (entry) =>
+      (cache[entry] ??= scoredName(
+        tokens !== undefined ? documentWords(tokens, entry) : splitKey(index.nameKeys.at(entry) as string),
+      )),
   };
 }
 
@@ -115,7 +120,7 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
   // Filled on first use, by position (a candidate is scored many times over a batch).
   const cache = engine.indexes.get(SCORED);
   let tokens: TokenIndex | undefined;
-  let initials: KeyIndex | undefined;
+  let initials: KeyLookup | undefined;
   let others: OtherNames | undefined;
   return {
     index,
@@ -127,7 +132,11 @@ export function companyContext(engine: Context, detail = true, minConfidence?: n
     tokens: () => (tokens ??= businessNameIndex(engine)),
     initials: () => (initials ??= businessInitialsIndex(engine)),
     scored(pos) {
-      return (cache[pos] ??= scoredName(splitKey(index.nameKeys.at(pos) as string)));
+      // From the token index once a fuzzy search has opened it: its per-name words are read anyway,
+      // while the name keys are a column of their own (read by the page, rarely once these serve).
+      return (cache[pos] ??= scoredName(
+        tokens !== undefined ? documentWords(tokens, pos) : splitKey(index.nameKeys.at(pos) as string),
+      ));
     },
     form(pos) {
       return index.forms.at(pos) as string;
@@ -303,7 +312,7 @@ function sameWords(
     }
   }
   const one = ids[0] as number;
-  docs ??= tokens.post.subarray(tokens.postStart[one], tokens.postStart[one + 1]);
+  docs ??= tokens.post.range(tokens.postStart[one] as number, tokens.postStart[one + 1] as number);
   const hits: Scored[] = [];
   for (const doc of docs) {
     const start = tokens.docStart[doc] as number;

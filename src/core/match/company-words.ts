@@ -188,8 +188,8 @@ export function wordEvidence(
     pool.push(pos);
   };
   const addPostings = (v: number) => {
-    for (let k = tokens.postStart[v] as number; k < (tokens.postStart[v + 1] as number); k++)
-      add(tokens.post[k] as number);
+    const list = tokens.post.range(tokens.postStart[v] as number, tokens.postStart[v + 1] as number);
+    for (let k = 0; k < list.length; k++) add(list[k] as number);
   };
   const rare = ids.filter((v) => v >= 0 && docFrequency(tokens, v) <= CANDIDATE_DF);
   rare.sort((a, b) => docFrequency(tokens, a) - docFrequency(tokens, b));
@@ -263,8 +263,9 @@ function heldElsewhere(tokens: TokenIndex, pos: number, ids: Int32Array, n: numb
   let rarest = ids[0] as number;
   for (let j = 1; j < n; j++)
     if (docFrequency(tokens, ids[j] as number) < docFrequency(tokens, rarest)) rarest = ids[j] as number;
-  for (let k = tokens.postStart[rarest] as number; k < (tokens.postStart[rarest + 1] as number); k++) {
-    const doc = tokens.post[k] as number;
+  const list = tokens.post.range(tokens.postStart[rarest] as number, tokens.postStart[rarest + 1] as number);
+  for (let k = 0; k < list.length; k++) {
+    const doc = list[k] as number;
     if (doc === pos) continue;
     let all = true;
     for (let j = 0; j < n && all; j++) all = has(tokens, doc, ids[j] as number);

@@ -55,9 +55,10 @@ function entryContext(ctx: CompanyContext): CompanyContext {
     const noCountry: NullableStringColumn = { length: o.size, at: () => null };
     const index = Object.create(ctx.index, {
       size: { value: o.size },
-      names: { value: o.names },
-      nameKeys: { value: o.nameKeys },
-      forms: { value: o.forms },
+      // Getters: the entries' columns are read when first used, not when the view is made.
+      names: { get: () => o.names },
+      nameKeys: { get: () => o.nameKeys },
+      forms: { get: () => o.forms },
       countries: { value: noCountry },
       byNameKey: { value: o.byNameKey },
     }) as BusinessMatchIndex;

@@ -17,7 +17,7 @@ import { splitForm } from '../parted-form.js';
 import { StringList, type StringColumn } from '../format/strings.js';
 import { savedIndex, type SavedForm } from '../persist.js';
 import { OTHER_NAMES_SCAN } from '../../store/sql/scans.js';
-import { businessMatchIndex, splitKey } from './businesses.js';
+import { businessMatchIndex, MATCH_SHARD_BYTES, splitKey } from './businesses.js';
 import { buildTokenIndex, TOKEN_INDEX_FORM, type TokenIndex } from './token-index.js';
 
 export interface OtherNameIndex {
@@ -93,7 +93,7 @@ export const OTHER_NAME_FORM: SavedForm<OtherNameIndex> = splitForm(
       forms: isList,
     },
   },
-  { keys: ['byNameKey'] },
+  { keys: ['byNameKey'], shardBytes: MATCH_SHARD_BYTES },
 );
 
 const OTHER_NAMES = savedIndex('match.businesses.otherNames', build, OTHER_NAME_FORM);

@@ -2,17 +2,19 @@
  * Postings of token pairs: for every two distinct tokens a document has, the documents having both. A
  * name search that must find the names sharing two or more query words reads these short lists instead
  * of the long postings of each word ("ventures" is in 1 name of 8), so its cost stops growing with the
- * common words' postings. Stored as CSR arrays keyed by the smaller token id.
+ * common words' postings. Stored as CSR arrays keyed by the smaller token id; the per-pair arrays are
+ * columns read by position or range (`format/ints.ts`), in pages once saved.
  */
+import { Ints, type IntColumn } from '../format/ints.js';
 
 export interface PairIndex {
   /** Pairs whose smaller token id is `a`: entries `start[a] .. start[a + 1]` of `second`, ascending. */
   readonly start: Int32Array;
   /** The larger token id of each pair. */
-  readonly second: Int32Array;
-  /** Documents of pair `e`: `post[postStart[e] .. postStart[e + 1])`, ascending. */
-  readonly postStart: Int32Array;
-  readonly post: Int32Array;
+  readonly second: IntColumn;
+  /** Documents of pair `e`: `post.range(postStart.at(e), postStart.at(e + 1))`, ascending. */
+  readonly postStart: IntColumn;
+  readonly post: IntColumn;
 }
 
 /**
@@ -75,7 +77,12 @@ export function buildPairIndex(
   // Ids with no pair start where the previous id ended.
   for (let a = 1; a <= vocabSize; a++)
     if ((start[a] as number) < (start[a - 1] as number)) start[a] = start[a - 1] as number;
-  return { start, second: Int32Array.from(second), postStart: Int32Array.from(postStart), post };
+  return {
+    start,
+    second: new Ints(Int32Array.from(second)),
+    postStart: new Ints(Int32Array.from(postStart)),
+    post: new Ints(post),
+  };
 }
 
 /** A stable counting sort of entries `within` (all when null) by `key`: the entries in key order. */
@@ -104,7 +111,7 @@ export function pairEntry(index: PairIndex, a: number, b: number): number {
   let h = (index.start[a + 1] as number) - 1;
   while (l <= h) {
     const m = (l + h) >>> 1;
-    const s = index.second[m] as number;
+    const s = index.second.at(m);
     if (s === b) return m;
     if (s < b) l = m + 1;
     else h = m - 1;
@@ -117,5 +124,5 @@ const NONE = new Int32Array(0);
 /** The documents having both tokens `a` and `b` (a ≠ b), ascending; empty when none has. */
 export function pairPostings(index: PairIndex, a: number, b: number): Int32Array {
   const e = pairEntry(index, a, b);
-  return e < 0 ? NONE : index.post.subarray(index.postStart[e], index.postStart[e + 1]);
+  return e < 0 ? NONE : index.post.range(index.postStart.at(e), index.postStart.at(e + 1));
 }

@@ -7,6 +7,7 @@
  * of joined length L - 1 .. L + 1 whose head or tail matches the query's are the only ones that can be a
  * spacing variant of a query of joined length L (the scorer's joined similarity needs 8 characters).
  */
+import { Ints, type IntColumn } from '../format/ints.js';
 
 /** Joined forms shorter than this are never spacing variants (`joinedSimilarity` in company-score). */
 const MIN_JOINED = 8;
@@ -28,16 +29,16 @@ export function joinedEnds(tokens: readonly string[], i: number, head: Int32Arra
 export interface SpacingIndex {
   /**
    * (joined length, head hash) keys, ascending, each once; the documents of key `k` are
-   * `headDocs[headStart[k] .. headStart[k + 1])`, ascending. Typed arrays, so the index is saved with
-   * the token index and reopened without building.
+   * `headDocs.range(headStart[k], headStart[k + 1])`, ascending. Typed arrays, so the index is saved
+   * with the token index and reopened without building; the documents in pages once saved.
    */
   readonly headKeys: Float64Array;
   readonly headStart: Int32Array;
-  readonly headDocs: Int32Array;
+  readonly headDocs: IntColumn;
   /** The same by the tail hash. */
   readonly tailKeys: Float64Array;
   readonly tailStart: Int32Array;
-  readonly tailDocs: Int32Array;
+  readonly tailDocs: IntColumn;
 }
 
 const key = (length: number, hash: number) => length * 0x100000000 + (hash >>> 0);
@@ -48,10 +49,10 @@ export function buildSpacingIndex(joined: Uint16Array, head: Int32Array, tail: I
   return {
     headKeys: h.keys,
     headStart: h.start,
-    headDocs: h.docs,
+    headDocs: new Ints(h.docs),
     tailKeys: t.keys,
     tailStart: t.start,
-    tailDocs: t.docs,
+    tailDocs: new Ints(t.docs),
   };
 }
 
@@ -91,7 +92,7 @@ function grouped(
 function visitKey(
   keys: Float64Array,
   start: Int32Array,
-  docs: Int32Array,
+  docs: IntColumn,
   k: number,
   visit: (doc: number) => void,
 ): void {
@@ -103,7 +104,8 @@ function visitKey(
     else hi = mid;
   }
   if (lo >= keys.length || keys[lo] !== k) return;
-  for (let i = start[lo] as number; i < (start[lo + 1] as number); i++) visit(docs[i] as number);
+  const list = docs.range(start[lo] as number, start[lo + 1] as number);
+  for (let i = 0; i < list.length; i++) visit(list[i] as number);
 }
 
 /**

@@ -10,8 +10,10 @@
  * scratch arrays; the saved form reads the same layout.
  */
 import { nearTokens } from '../../normalise/similarity.js';
+import { Ints, type IntColumn } from '../format/ints.js';
 import { Ids, NearTable } from '../format/tables.js';
 import type { StringColumn } from '../format/strings.js';
+import { splitForm } from '../parted-form.js';
 import type { SavedForm } from '../persist.js';
 import { buildPairIndex, pairPostings, type PairIndex } from './pair-index.js';
 import { buildSpacingIndex, joinedEnds, spacingCandidates, type SpacingIndex } from './spacing-index.js';
@@ -29,15 +31,27 @@ export interface TokenIndex {
   readonly vocabId: Pick<ReadonlyMap<string, number>, 'get' | 'has'>;
   /** Vocabulary ids in the order of their tokens (prefix lookups). */
   readonly sortedVocab: Int32Array;
-  /** Postings of vocabulary id `v`: `post[postStart[v] .. postStart[v + 1])`, ascending positions. */
+  /**
+   * Postings of vocabulary id `v`: `post.range(postStart[v], postStart[v + 1])`, ascending positions
+   * (in pages once saved: a first query reads the pages of its words' postings).
+   */
   readonly postStart: Int32Array;
-  readonly post: Int32Array;
-  /** Tokens of document `i`: vocabulary ids `docTok[docStart[i] .. docStart[i + 1])`. */
+  readonly post: IntColumn;
+  /**
+   * Tokens of document `i`: vocabulary ids `docTok[docStart[i] .. docStart[i + 1])`; two bytes each
+   * when the vocabulary has at most 65,536 words (a first fuzzy query reads them whole).
+   */
   readonly docStart: Int32Array;
-  readonly docTok: Int32Array;
+  readonly docTok: Int32Array | Uint16Array;
   /** Words of document `i` counting repeats (up to 255), and their length written without spaces. */
   readonly docWords: Uint8Array;
   readonly docJoined: Uint16Array;
+  /**
+   * The words of the documents that `docTok` does not hold whole (a word repeated, or 255 words or
+   * more), in their order, repeats kept: document `docs[k]` (ascending) has vocabulary ids
+   * `tok[start[k] .. start[k + 1])`. With `docTok`, every document's words ({@link documentWords}).
+   */
+  readonly repeats: { docs: Int32Array; start: Int32Array; tok: Int32Array };
   /** Hashes of the first and last three letters of each document's joined form ({@link SpacingIndex}). */
   readonly docHead: Int32Array;
   readonly docTail: Int32Array;
@@ -51,6 +65,11 @@ export interface TokenIndex {
   readonly spacing: SpacingIndex;
   /** Query word → its near vocabulary ids, for words seen before ({@link nearVocabulary}). */
   readonly nearMemo: Map<string, readonly number[]>;
+  /**
+   * Vocabulary id → token, decoded on first use ({@link documentWords}): the names of a query's
+   * candidates share their words, so each is one string, not one per name.
+   */
+  readonly words: (string | undefined)[];
   /** Scratch space for candidate generation (one query at a time; JS is single-threaded). */
   readonly scratch: {
     /** Vocabulary id → bit mask of the query tokens it is near (cleared after each query). */
@@ -99,6 +118,9 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
   const docHead = new Int32Array(count);
   const docTail = new Int32Array(count);
   const docTokList: number[] = [];
+  const repeatDocs: number[] = [];
+  const repeatStart: number[] = [0];
+  const repeatTok: number[] = [];
   for (let i = 0; i < count; i++) {
     docStart[i] = docTokList.length;
     const tokens = tokensOf(i);
@@ -122,6 +144,11 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
       if (dup) continue;
       docTokList.push(id);
       df[id] = (df[id] as number) + 1;
+    }
+    if (docTokList.length - (docStart[i] as number) !== tokens.length || tokens.length >= 255) {
+      repeatDocs.push(i);
+      for (const t of tokens) repeatTok.push(vocabId.get(t) as number);
+      repeatStart.push(repeatTok.length);
     }
   }
   docStart[count] = docTokList.length;
@@ -155,9 +182,9 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     vocab: ids,
     sortedVocab,
     postStart,
-    post,
+    post: new Ints(post),
     docStart,
-    docTok,
+    docTok: vocab.length <= 0x10000 ? Uint16Array.from(docTok) : docTok,
     docWords,
     docJoined,
     docHead,
@@ -166,10 +193,32 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     deletes: deletes.finish(),
     deletes2: deletes2.finish(),
     spacing: buildSpacingIndex(docJoined, docHead, docTail),
+    repeats: {
+      docs: Int32Array.from(repeatDocs),
+      start: Int32Array.from(repeatStart),
+      tok: Int32Array.from(repeatTok),
+    },
   });
 }
 
-type Saved = Omit<TokenIndex, 'vocabId' | 'nearMemo' | 'scratch'>;
+type Saved = Omit<TokenIndex, 'vocabId' | 'nearMemo' | 'words' | 'scratch'>;
+
+/**
+ * The saved tree: the pair and spacing indexes' arrays are top-level fields, so their long columns go
+ * in pages.
+ */
+type SavedTree = Omit<Saved, 'pairs' | 'spacing' | 'docStart'> & {
+  pairStart: Int32Array;
+  pairSecond: IntColumn;
+  pairPostStart: IntColumn;
+  pairPost: IntColumn;
+  spacingHeadKeys: Float64Array;
+  spacingHeadStart: Int32Array;
+  spacingHeadDocs: IntColumn;
+  spacingTailKeys: Float64Array;
+  spacingTailStart: Int32Array;
+  spacingTailDocs: IntColumn;
+};
 
 /**
  * A token index from its saved part, with an empty memo and fresh scratch space. The saved part is
@@ -179,6 +228,7 @@ function withScratch(index: Saved): TokenIndex {
   return Object.defineProperties(index, {
     vocabId: { value: index.vocab as Ids, enumerable: true },
     nearMemo: { value: new Map(), enumerable: true },
+    words: { value: new Array<string | undefined>(index.vocab.length), enumerable: true },
     scratch: {
       enumerable: true,
       value: {
@@ -196,39 +246,164 @@ function withScratch(index: Saved): TokenIndex {
 const isInts = (v: unknown) => v instanceof Int32Array;
 
 /**
- * The saved form of a token index: everything but the query-time memo, the scratch space and `vocabId`
- * (the vocabulary table read the other way). The per-document arrays, the postings and the pair,
- * spacing and two-deletion tables are stored apart and read on first use: a name query found by exact
- * tokens never reads the typo or spacing tables (at 1M names they are 64 MB in all).
+ * Entries per page of the postings and of the pair columns, as a power of two: 4,096 (16 KB). A first
+ * 50-row match looks up a few hundred words and pairs, each list in a page or two: small pages keep
+ * the bytes read near the bytes used (at 1M names the postings are 11 MB, the pairs 15 MB).
  */
-export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = {
-  save: ({ vocabId: _v, nearMemo: _m, scratch: _s, ...saved }) => saved,
-  open: (tree) => {
-    const t = tree as Saved;
-    if (
-      typeof t.size !== 'number' ||
-      !(t.vocab instanceof Ids) ||
-      !(t.deletes instanceof NearTable) ||
-      !(t.postStart instanceof Int32Array) ||
-      t.postStart.length !== t.vocab.length + 1 ||
-      t.sortedVocab.length !== t.vocab.length
-    )
-      throw new Error('token index: saved form of another shape');
-    return withScratch(t);
-  },
-  lazy: {
-    post: isInts,
-    docStart: isInts,
-    docTok: isInts,
-    docWords: (v) => v instanceof Uint8Array,
-    docJoined: (v) => v instanceof Uint16Array,
-    docHead: isInts,
-    docTail: isInts,
-    pairs: (v) => typeof v === 'object' && v !== null,
-    deletes2: (v) => v instanceof NearTable,
-    spacing: (v) => typeof v === 'object' && v !== null,
-  },
-};
+const TOKEN_PAGE_BITS = 12;
+
+/**
+ * Where each document's distinct words start in `docTok`: the running sum of their counts, which are the
+ * word counts `docWords` except for the documents of `repeats` (their distinct words counted there).
+ */
+function docStartOf(size: number, docWords: Uint8Array, repeats: TokenIndex['repeats']): Int32Array {
+  const out = new Int32Array(size + 1);
+  const { docs, start, tok } = repeats;
+  let k = 0;
+  let next = docs.length > 0 ? (docs[0] as number) : -1;
+  let at = 0;
+  for (let i = 0; i < size; i++) {
+    let n = docWords[i] as number;
+    if (i === next) {
+      n = distinctCount(tok, start[k] as number, start[k + 1] as number);
+      k++;
+      next = k < docs.length ? (docs[k] as number) : -1;
+    }
+    at += n;
+    out[i + 1] = at;
+  }
+  return out;
+}
+
+/** How many distinct values `list[from .. to)` holds (a name's words: a handful, so no set below 64). */
+function distinctCount(list: Int32Array, from: number, to: number): number {
+  if (to - from > 64) return new Set(list.subarray(from, to)).size;
+  let n = 0;
+  for (let j = from; j < to; j++) {
+    let seen = false;
+    for (let m = from; m < j && !seen; m++) seen = list[m] === list[j];
+    if (!seen) n++;
+  }
+  return n;
+}
+
+/**
+ * The saved form of a token index whose paged columns hold 2^`pageBits` entries a page (the default
+ * form, {@link TOKEN_INDEX_FORM}, 2^{@link TOKEN_PAGE_BITS}; tests cut smaller pages).
+ */
+export function tokenIndexForm(pageBits: number): SavedForm<TokenIndex> {
+  return splitForm(
+    {
+      save: ({
+        vocabId: _v,
+        nearMemo: _m,
+        words: _w,
+        scratch: _s,
+        pairs,
+        spacing,
+        docStart: _d,
+        ...saved
+      }): SavedTree => ({
+        ...saved,
+        pairStart: pairs.start,
+        pairSecond: pairs.second,
+        pairPostStart: pairs.postStart,
+        pairPost: pairs.post,
+        spacingHeadKeys: spacing.headKeys,
+        spacingHeadStart: spacing.headStart,
+        spacingHeadDocs: spacing.headDocs,
+        spacingTailKeys: spacing.tailKeys,
+        spacingTailStart: spacing.tailStart,
+        spacingTailDocs: spacing.tailDocs,
+      }),
+      open: (tree) => {
+        const t = tree as SavedTree;
+        if (
+          typeof t.size !== 'number' ||
+          !(t.vocab instanceof Ids) ||
+          !(t.deletes instanceof NearTable) ||
+          !(t.postStart instanceof Int32Array) ||
+          t.postStart.length !== t.vocab.length + 1 ||
+          t.sortedVocab.length !== t.vocab.length
+        )
+          throw new Error('token index: saved form of another shape');
+        // The starts and keys are read on first use (getters), the paged columns as they are asked for.
+        const pairs: PairIndex = {
+          get start() {
+            return t.pairStart;
+          },
+          second: t.pairSecond,
+          postStart: t.pairPostStart,
+          post: t.pairPost,
+        };
+        const spacing: SpacingIndex = {
+          get headKeys() {
+            return t.spacingHeadKeys;
+          },
+          get headStart() {
+            return t.spacingHeadStart;
+          },
+          headDocs: t.spacingHeadDocs,
+          get tailKeys() {
+            return t.spacingTailKeys;
+          },
+          get tailStart() {
+            return t.spacingTailStart;
+          },
+          tailDocs: t.spacingTailDocs,
+        };
+        // Not saved: derived from the word counts on first use (4 MB less to read at 1M names).
+        Object.defineProperty(t, 'docStart', {
+          enumerable: true,
+          configurable: true,
+          get() {
+            const value = docStartOf(t.size, t.docWords, t.repeats);
+            Object.defineProperty(t, 'docStart', { value, enumerable: true });
+            return value;
+          },
+        });
+        Object.defineProperty(t, 'pairs', { value: pairs, enumerable: true });
+        Object.defineProperty(t, 'spacing', { value: spacing, enumerable: true });
+        return withScratch(t as unknown as Saved);
+      },
+      lazy: {
+        pairStart: isInts,
+        docTok: (v) => v instanceof Int32Array || v instanceof Uint16Array,
+        docWords: (v) => v instanceof Uint8Array,
+        repeats: (v) => {
+          const r = v as TokenIndex['repeats'];
+          return (
+            r.docs instanceof Int32Array &&
+            r.start instanceof Int32Array &&
+            r.tok instanceof Int32Array &&
+            r.start.length === r.docs.length + 1
+          );
+        },
+        docJoined: (v) => v instanceof Uint16Array,
+        docHead: isInts,
+        docTail: isInts,
+        deletes2: (v) => v instanceof NearTable,
+        spacingHeadKeys: (v) => v instanceof Float64Array,
+        spacingHeadStart: isInts,
+        spacingTailKeys: (v) => v instanceof Float64Array,
+        spacingTailStart: isInts,
+      },
+    },
+    {
+      ints: ['post', 'pairSecond', 'pairPostStart', 'pairPost', 'spacingHeadDocs', 'spacingTailDocs'],
+      intBits: pageBits,
+    },
+  );
+}
+
+/**
+ * The saved form of a token index: everything but the query-time memo, the scratch space and `vocabId`
+ * (the vocabulary table read the other way). The postings, the pair index's per-pair columns and the
+ * spacing index's documents are saved in pages read by range (`parted-form.ts`); the per-document
+ * arrays, the pair starts, the spacing keys and the two-deletion table are stored apart and read on
+ * first use: a name query found by exact tokens never reads the typo or spacing tables.
+ */
+export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = tokenIndexForm(TOKEN_PAGE_BITS);
 
 /**
  * How many documents hold vocabulary word `v` (its document frequency): the length of its postings;
@@ -300,6 +475,39 @@ export function documentTokens(index: TokenIndex, i: number): string[] {
   const out: string[] = [];
   for (let j = index.docStart[i] as number; j < (index.docStart[i + 1] as number); j++) {
     out.push(index.vocab.at(index.docTok[j] as number) as string);
+  }
+  return out;
+}
+
+/**
+ * The words of document `i` as it was indexed, in their order, repeats kept: from `docTok` when it holds
+ * them all (no word repeats), else from {@link TokenIndex.repeats}. A matcher reads a candidate's words
+ * here rather than from a column of names, which a first query would otherwise read whole for its few
+ * thousand candidates.
+ */
+export function documentWords(index: TokenIndex, i: number): string[] {
+  const count = index.docWords[i] as number;
+  let tok: Int32Array | Uint16Array = index.docTok;
+  let start = index.docStart[i] as number;
+  let end = index.docStart[i + 1] as number;
+  if (count !== end - start || count >= 255) {
+    const r = index.repeats;
+    let lo = 0;
+    let hi = r.docs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((r.docs[mid] as number) < i) lo = mid + 1;
+      else hi = mid;
+    }
+    tok = r.tok;
+    start = r.start[lo] as number;
+    end = r.start[lo + 1] as number;
+  }
+  const out = new Array<string>(end - start);
+  const decoded = index.words;
+  for (let j = start; j < end; j++) {
+    const v = tok[j] as number;
+    out[j - start] = decoded[v] ??= index.vocab.at(v) as string;
   }
   return out;
 }
@@ -432,8 +640,9 @@ function blocked(
   for (let q = 0; q < hits.length; q++) {
     const tokenEpoch = ++s.tokenEpoch;
     for (const v of hits[q] as readonly number[]) {
-      for (let p = index.postStart[v] as number; p < (index.postStart[v + 1] as number); p++) {
-        const doc = index.post[p] as number;
+      const list = index.post.range(index.postStart[v] as number, index.postStart[v + 1] as number);
+      for (let p = 0; p < list.length; p++) {
+        const doc = list[p] as number;
         if (s.stamp[doc] !== epoch) {
           s.stamp[doc] = epoch;
           s.count[doc] = 0;
@@ -467,7 +676,7 @@ function bothLists(index: TokenIndex, a: readonly number[], b: readonly number[]
     for (const y of b) {
       const list =
         x === y
-          ? index.post.subarray(index.postStart[x], index.postStart[x + 1])
+          ? index.post.range(index.postStart[x] as number, index.postStart[x + 1] as number)
           : pairPostings(index.pairs, x, y);
       if (list.length > 0) lists.push(list);
     }
@@ -589,7 +798,10 @@ function mostShared(
   const respacedOnly = best < 2 && floor === 1 && respaced !== undefined && respaced.need >= 2;
   if (best < 2 && floor === 1 && !respacedOnly) {
     for (const near of hits)
-      for (const v of near) visit(index.post, index.postStart[v] as number, index.postStart[v + 1] as number);
+      for (const v of near) {
+        const list = index.post.range(index.postStart[v] as number, index.postStart[v + 1] as number);
+        visit(list, 0, list.length);
+      }
   }
   for (let q = 0; q < k; q++) for (const v of hits[q] as readonly number[]) s.mask[v] = 0;
   const kept: number[] = [];
