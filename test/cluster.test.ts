@@ -13,7 +13,7 @@ import { openEngine } from '../src/engine.js';
 import { getMeta } from '../src/store/open.js';
 import { demoEngine } from './support/demo.js';
 import { send } from './support/http-client.js';
-import { startServe, type ServeChild } from './support/serve-child.js';
+import { alive, startServe, type ServeChild } from './support/serve-child.js';
 
 let dir: string;
 let db: string;
@@ -52,15 +52,6 @@ async function fetchPids(port: number, n: number): Promise<number[]> {
   for (const r of replies) expect(JSON.parse(r.body).data).toHaveLength(10);
   return replies.map((r) => Number(r.headers['x-prospectdb-pid']));
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('serve --workers 2', () => {
   // One cluster for the whole file (each start costs seconds of process start-up and index warming).

@@ -15,6 +15,7 @@ import { hostFacts, hugePagesPlan } from '../src/cli/huge-pages.js';
 import { openEngine } from '../src/engine.js';
 import { settleSnapshotFile } from '../src/store/open.js';
 import { BUILT_CLI } from './support/built-cli.js';
+import { alive } from './support/serve-child.js';
 import { namedBusinesses } from './support/snapshot.js';
 import { tempDir } from './support/temp.js';
 
@@ -207,14 +208,6 @@ describe.skipIf(!canRestart)('prospectdb restarted with huge pages', () => {
   const catches = (pid: number, signal: NodeJS.Signals) => {
     const mask = /SigCgt:\s*([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0';
     return (BigInt(`0x${mask}`) >> BigInt(constants.signals[signal] - 1)) & 1n ? true : false;
-  };
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
   };
 
   it('ends the parent by the signal that ended the child', async () => {

@@ -95,3 +95,13 @@ export async function startChild(
   await waitFor(ready);
   return handle;
 }
+
+/** Whether process `pid` is still running (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -26,6 +26,7 @@ import {
   docFrequency,
   documentWords,
   nearVocabulary,
+  postings,
   sameJoined,
   type TokenIndex,
 } from '../../indexes/match/token-index.js';
@@ -312,7 +313,7 @@ function sameWords(
     }
   }
   const one = ids[0] as number;
-  docs ??= tokens.post.range(tokens.postStart[one] as number, tokens.postStart[one + 1] as number);
+  docs ??= postings(tokens, one);
   const hits: Scored[] = [];
   for (const doc of docs) {
     const start = tokens.docStart[doc] as number;

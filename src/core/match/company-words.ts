@@ -19,7 +19,7 @@
  * decision; apart, each rule would need the others' weights.
  */
 import { keyInitials } from '../../indexes/match/businesses.js';
-import { docFrequency, type TokenIndex } from '../../indexes/match/token-index.js';
+import { docFrequency, postings, type TokenIndex } from '../../indexes/match/token-index.js';
 import { placeTables } from '../../normalise/company-places.js';
 import { STOP_WORDS, WEAK_WORDS } from './company-score.js';
 import { nearTokens } from '../../normalise/similarity.js';
@@ -188,7 +188,7 @@ export function wordEvidence(
     pool.push(pos);
   };
   const addPostings = (v: number) => {
-    const list = tokens.post.range(tokens.postStart[v] as number, tokens.postStart[v + 1] as number);
+    const list = postings(tokens, v);
     for (let k = 0; k < list.length; k++) add(list[k] as number);
   };
   const rare = ids.filter((v) => v >= 0 && docFrequency(tokens, v) <= CANDIDATE_DF);
@@ -263,7 +263,7 @@ function heldElsewhere(tokens: TokenIndex, pos: number, ids: Int32Array, n: numb
   let rarest = ids[0] as number;
   for (let j = 1; j < n; j++)
     if (docFrequency(tokens, ids[j] as number) < docFrequency(tokens, rarest)) rarest = ids[j] as number;
-  const list = tokens.post.range(tokens.postStart[rarest] as number, tokens.postStart[rarest + 1] as number);
+  const list = postings(tokens, rarest);
   for (let k = 0; k < list.length; k++) {
     const doc = list[k] as number;
     if (doc === pos) continue;

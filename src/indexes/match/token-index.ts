@@ -405,6 +405,11 @@ export function tokenIndexForm(pageBits: number): SavedForm<TokenIndex> {
  */
 export const TOKEN_INDEX_FORM: SavedForm<TokenIndex> = tokenIndexForm(TOKEN_PAGE_BITS);
 
+/** The documents holding vocabulary word `v`, ascending (a view; in pages once saved, read on first use). */
+export function postings(index: TokenIndex, v: number): Int32Array {
+  return index.post.range(index.postStart[v] as number, index.postStart[v + 1] as number);
+}
+
 /**
  * How many documents hold vocabulary word `v` (its document frequency): the length of its postings;
  * 0 for a word no document has (`v` undefined, as `vocabId.get` gives, or -1).
@@ -615,7 +620,7 @@ function blocked(
     const near = nearVocabulary(index, t);
     if (near.length === 0) continue;
     hits.push(near);
-    total += postings(index, near);
+    total += postingCount(index, near);
   }
   const complete = total <= budget || hits.length < 2;
   const s = index.scratch;
@@ -640,7 +645,7 @@ function blocked(
   for (let q = 0; q < hits.length; q++) {
     const tokenEpoch = ++s.tokenEpoch;
     for (const v of hits[q] as readonly number[]) {
-      const list = index.post.range(index.postStart[v] as number, index.postStart[v + 1] as number);
+      const list = postings(index, v);
       for (let p = 0; p < list.length; p++) {
         const doc = list[p] as number;
         if (s.stamp[doc] !== epoch) {
@@ -674,10 +679,7 @@ function bothLists(index: TokenIndex, a: readonly number[], b: readonly number[]
   const lists: Int32Array[] = [];
   for (const x of a) {
     for (const y of b) {
-      const list =
-        x === y
-          ? index.post.range(index.postStart[x] as number, index.postStart[x + 1] as number)
-          : pairPostings(index.pairs, x, y);
+      const list = x === y ? postings(index, x) : pairPostings(index.pairs, x, y);
       if (list.length > 0) lists.push(list);
     }
   }
@@ -719,7 +721,8 @@ function intersect(a: Int32Array, b: Int32Array): Int32Array {
   return out.subarray(0, n);
 }
 
-function postings(index: TokenIndex, near: readonly number[]): number {
+/** How many postings the near words of one query word have in all. */
+function postingCount(index: TokenIndex, near: readonly number[]): number {
   let n = 0;
   for (const v of near) n += docFrequency(index, v);
   return n;
@@ -742,7 +745,7 @@ function mostShared(
 ): Candidates {
   const s = index.scratch;
   const k = hits.length;
-  const sizes = hits.map((near) => postings(index, near));
+  const sizes = hits.map((near) => postingCount(index, near));
   const order = hits.map((_, q) => q).sort((a, b) => (sizes[a] as number) - (sizes[b] as number) || a - b);
   // The names near-matching every query token, if any: a name near-matching the rarest token A and
   // token X is in the pair postings of their near words (or in the postings of a word near both), so
@@ -799,7 +802,7 @@ function mostShared(
   if (best < 2 && floor === 1 && !respacedOnly) {
     for (const near of hits)
       for (const v of near) {
-        const list = index.post.range(index.postStart[v] as number, index.postStart[v + 1] as number);
+        const list = postings(index, v);
         visit(list, 0, list.length);
       }
   }
