@@ -274,6 +274,69 @@ describe('snapshot loader', () => {
     expect(reopened.info()).toMatchObject({ snapshotId: first.snapshotId, counts: { businesses: 1 } });
   });
 
+  it('keeps ids unique through named indexes, and reloads a table that had the UNIQUE constraint into them', async () => {
+    const indexes = (e: Engine) =>
+      e.db
+        .prepare(
+          `SELECT tbl_name AS t, name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('businesses', 'prospects') ORDER BY name`,
+        )
+        .all();
+    const named = [
+      { t: 'businesses', name: 'businesses_id' },
+      { t: 'prospects', name: 'prospects_business' },
+      { t: 'prospects', name: 'prospects_id' },
+    ];
+    const dir = snapshot({
+      'manifest.json': MANIFEST,
+      'businesses.jsonl': jsonl([business(B1), business(B2)]),
+      'prospects.jsonl': jsonl([prospect(P1, B1), prospect(P2, B2)]),
+    });
+    const fresh = open(join(tempDir('pdb-db-'), 'fresh.db'));
+    await fresh.load(dir);
+    expect(indexes(fresh)).toEqual(named);
+    expect(() => fresh.db.prepare('UPDATE prospects SET prospect_id = ? WHERE rowid = 2').run(P1)).toThrow(
+      /UNIQUE constraint failed: prospects.prospect_id/,
+    );
+
+    // A file written before: the ids UNIQUE as column constraints (SQLite's autoindexes).
+    const path = join(tempDir('pdb-db-'), 'older.db');
+    const older = open(path);
+    await older.load(dir);
+    const rows = (e: Engine) =>
+      e.db.prepare('SELECT rowid, prospect_id, business_rowid FROM prospects').all();
+    const before = rows(older);
+    for (const table of ['businesses', 'prospects'] as const) {
+      const id = table === 'businesses' ? 'business_id' : 'prospect_id';
+      const ddl = (
+        older.db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as { sql: string }
+      ).sql;
+      older.db.exec(`DROP INDEX ${table}_id; ALTER TABLE ${table} RENAME TO old_${table};
+        ${ddl.replace(`${id} TEXT NOT NULL,`, `${id} TEXT NOT NULL UNIQUE,`)};
+        INSERT INTO ${table} SELECT * FROM old_${table}; DROP TABLE old_${table};`);
+    }
+    older.db.exec('CREATE INDEX prospects_business ON prospects (business_rowid)');
+    older.close();
+    // Opened for writing, it gets no second index on an id; loaded again, its tables are recreated.
+    const reopened = open(path);
+    expect(indexes(reopened)).toEqual([
+      { t: 'prospects', name: 'prospects_business' },
+      { t: 'businesses', name: 'sqlite_autoindex_businesses_1' },
+      { t: 'prospects', name: 'sqlite_autoindex_prospects_1' },
+    ]);
+    await reopened.load(dir);
+    expect(indexes(reopened)).toEqual(named);
+    expect(rows(reopened)).toEqual(before);
+    for (const [table, id] of [
+      ['businesses', 'business_id'],
+      ['prospects', 'prospect_id'],
+    ]) {
+      const plan = reopened.db
+        .prepare(`EXPLAIN QUERY PLAN SELECT rowid FROM ${table} WHERE ${id} = ?`)
+        .all('x');
+      expect(plan).toMatchObject([{ detail: `SEARCH ${table} USING COVERING INDEX ${table}_id (${id}=?)` }]);
+    }
+  });
+
   it('re-derives prospect company fields when only businesses are reloaded', async () => {
     const engine = open();
     await engine.load(

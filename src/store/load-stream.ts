@@ -14,9 +14,9 @@ import { hashFileOffThread } from './load-hash.js';
 import { addKeys, type ProspectKeys } from './load-keys.js';
 import { threadable, type LoadPool } from './load-pool.js';
 import { preparer, type Prepared, type StreamSetup } from './load-worker.js';
-import type { Db } from './open.js';
+import { hasInlineId, type Db } from './open.js';
 import type { TABLE_INDEXES } from './schema.js';
-import { createIndexes, dropIndexes } from './schema.js';
+import { createIndexes, dropIndexes, recreateTableSql } from './schema.js';
 import type { LoadIssue, LoadOptions, StreamReport } from './load-report.js';
 import { clearStreamSql } from './sql/load.js';
 
@@ -56,6 +56,8 @@ export async function loadStream(
   const progress = () => ctx.onProgress?.({ stream: file.stream, rows: result.read, bytesRead, bytesTotal });
 
   const tables = TABLES_OF[file.stream];
+  // A table with its id's UNIQUE constraint (an older file) would keep that index through the inserts.
+  for (const t of tables) if (hasInlineId(db, t)) db.exec(recreateTableSql(t));
   for (const t of tables) db.exec(dropIndexes(t));
   clearStream(db, file.stream);
   const setup: StreamSetup = {

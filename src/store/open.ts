@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { Db } from './db.js';
 import { codecMeta } from './codec.js';
 import { hasOldLayout, layoutError } from './layout.js';
-import { SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { createIndexes, ENTITY_TABLES, INLINE_ID_SQL, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { metaStatements } from './sql/meta.js';
 
 export type { Db } from './db.js';
@@ -36,6 +36,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   db.pragma('foreign_keys = ON');
   if (!options.readonly) {
     for (const ddl of SCHEMA) db.exec(ddl);
+    for (const table of ENTITY_TABLES) db.exec(createIndexes(table, hasInlineId(db, table)));
     setMeta(db, 'schema_version', String(SCHEMA_VERSION));
     // What the loader encodes `rest` with, kept with the file (see `codec.ts`).
     for (const [key, value] of codecMeta()) if (getMeta(db, key) === undefined) setMeta(db, key, value);
@@ -68,6 +69,14 @@ export function isWalFile(path: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Whether `table` still has its id's `UNIQUE` column constraint (files written before the ids' indexes
+ * were named, see `TABLE_INDEXES`): its index is then the id's.
+ */
+export function hasInlineId(db: Db, table: 'businesses' | 'prospects'): boolean {
+  return db.prepare(INLINE_ID_SQL).get(table) !== undefined;
 }
 
 export function getMeta(db: Db, key: string): string | undefined {
