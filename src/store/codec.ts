@@ -166,7 +166,12 @@ export function packRest(
   // third off the load's costliest step per business for 8 % more bytes in these blobs; below it the
   // set-up per call (the 32 KB dictionary hashed into a fresh stream) dominates and only size changes.
   // Any level inflates with the same dictionary: files written at level 6 read as before.
-  const deflated = () => deflateRawSync(JSON.stringify(rest), { level: 3, dictionary: codec.dictionary });
+  // memLevel 4 instead of 8: zlib's state for a call is ~70 KB instead of ~260 KB, allocated and
+  // cleared afresh per blob. 3,000 businesses: 106 µs against 137 µs per blob for 0.08 % more bytes
+  // (memLevel 3 and below cost more time and bytes); a 2-thread load of 100k prospects, three pairs
+  // of runs: 12.3–12.6 s against 13.2–13.4 s. Inflating does not depend on it.
+  const deflated = () =>
+    deflateRawSync(JSON.stringify(rest), { level: 3, memLevel: 4, dictionary: codec.dictionary });
   if (stream === 'businesses') return deflated();
   if (hasProtoKey(rest)) return Buffer.concat([Buffer.of(JSON_REST), deflated()]);
   return packersOf(codec).pack.pack(rest);
