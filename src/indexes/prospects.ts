@@ -60,7 +60,7 @@ export interface ProspectIndex {
 
 const DEPARTMENT_ID = new Map<string, number>(JOB_DEPARTMENTS.map((d, i) => [d, i + 1]));
 
-/** A row of `SCAN_SQL.prospects`, read raw (an array: no object with 25 named fields per row). */
+/** A row of `SCAN_SQL.prospects`, read raw (an array: no object with named fields per row). */
 type Row = [
   rowid: number,
   business_rowid: number | null,
@@ -73,20 +73,43 @@ type Row = [
   current_role_months: number | null,
   has_email: number,
   has_phone: number,
-  company_name: string | null,
-  company_key: string | null,
-  company_size: string | null,
-  company_revenue: string | null,
-  company_age: string | null,
-  company_locations: string | null,
-  company_country_code: string | null,
-  company_region_country_code: string | null,
-  company_city_region_country: string | null,
-  company_city: string | null,
-  company_naics: string | null,
-  company_is_public: number | null,
-  company_has_website: number | null,
   facets: Buffer,
+];
+
+/** A row of `SCAN_SQL.employers`: a business's columns its prospects' filters read. */
+type Employer = [
+  rowid: number,
+  name: string | null,
+  name_key: string | null,
+  size: string | null,
+  revenue: string | null,
+  age: string | null,
+  locations: string | null,
+  country_code: string | null,
+  region_country_code: string | null,
+  city_region_country: string | null,
+  city_name: string | null,
+  naics: string | null,
+  is_public: number | null,
+  has_website: number | null,
+];
+
+/** A prospect without a stored employer: every employer column null, as a LEFT JOIN gives it. */
+const NO_EMPLOYER: Employer = [
+  0,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
 ];
 
 export function prospectIndex(engine: Context): ProspectIndex {
@@ -218,6 +241,11 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     }
   };
 
+  // Each business's columns, by rowid, read once (see `SCAN_SQL.prospects`).
+  const employers: Employer[] = [];
+  for (const e of db.prepare(SCAN_SQL.employers).raw().iterate() as IterableIterator<Employer>) {
+    employers[e[0]] = e;
+  }
   const rows = db.prepare(SCAN_SQL.prospects).raw().iterate() as IterableIterator<Row>;
   for (const [
     row,
@@ -231,21 +259,24 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     current_role_months,
     has_email,
     has_phone,
-    company_name,
-    company_key,
-    company_size,
-    company_revenue,
-    company_age,
-    company_locations,
-    company_country_code,
-    company_region_country_code,
-    company_city_region_country,
-    company_city,
-    company_naics,
-    company_is_public,
-    company_has_website,
     facetBlob,
   ] of rows) {
+    const [
+      ,
+      company_name,
+      company_key,
+      company_size,
+      company_revenue,
+      company_age,
+      company_locations,
+      company_country_code,
+      company_region_country_code,
+      company_city_region_country,
+      company_city,
+      company_naics,
+      company_is_public,
+      company_has_website,
+    ] = (business_rowid !== null && employers[business_rowid]) || NO_EMPLOYER;
     // The slim `facets` blob, not the full doc: the build decodes ~60 bytes per row instead of ~1.6 KB.
     const [levels, departments, skills, interests] = wireCodec.unpack(facetBlob) as ProspectFacets;
     all.add(row);

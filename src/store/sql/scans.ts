@@ -11,15 +11,18 @@ export const SCAN_SQL = {
   /** `indexes/businesses.ts`: the filter columns and the slim `facets` blob, in rowid order. */
   businesses: `SELECT rowid, name, name_key, country_code, region_country_code, city_name, city_region, city_region_country,
        size, revenue, age, locations, naics, is_public, has_website, facets, other_names FROM businesses ORDER BY rowid`,
-  /** `indexes/prospects.ts`: the filter columns, the employer's name key and city, in rowid order. */
-  prospects: `SELECT p.rowid, p.business_rowid, p.country_code, p.region_country_code, p.job_title, p.job_level,
-       p.job_department, p.total_experience_months, p.current_role_months, p.has_email, p.has_phone,
-       b.name AS company_name, b.name_key AS company_key, b.size AS company_size, b.revenue AS company_revenue,
-       b.age AS company_age, b.locations AS company_locations, b.country_code AS company_country_code,
-       b.region_country_code AS company_region_country_code,
-       b.city_region_country AS company_city_region_country, b.city_name AS company_city,
-       b.naics AS company_naics, b.is_public AS company_is_public, b.has_website AS company_has_website, p.facets
-       FROM prospects p LEFT JOIN businesses b ON b.rowid = p.business_rowid ORDER BY p.rowid`,
+  /**
+   * `indexes/prospects.ts`: the filter columns, in rowid order. Their employers' columns are read apart
+   * (`employers`) and joined in the builder: a `LEFT JOIN businesses` here looked up each prospect's
+   * business in its B-tree, and at 1M prospects that scan took 7.9–13.6 s against 2.8–3.2 s for the
+   * prospects alone.
+   */
+  prospects: `SELECT rowid, business_rowid, country_code, region_country_code, job_title, job_level,
+       job_department, total_experience_months, current_role_months, has_email, has_phone, facets
+       FROM prospects ORDER BY rowid`,
+  /** `indexes/prospects.ts`: the columns a prospect's filters read from its employer, in rowid order. */
+  employers: `SELECT rowid, name, name_key, size, revenue, age, locations, country_code, region_country_code,
+       city_region_country, city_name, naics, is_public, has_website FROM businesses ORDER BY rowid`,
   /** `indexes/events.ts`: business events, newest first. */
   businessEvents: `SELECT e.event_name AS name, e.event_time AS time, b.rowid AS row FROM events e
          JOIN businesses b ON b.business_id = e.entity_id
@@ -72,7 +75,7 @@ export function EXPORT_SQL(
  * The prospects as one wide table, each row with its employer's columns under the names schema 6 kept
  * on the prospect (`company_size`, …, the loader's own aliases, `LOAD_SQL.companies`): a FROM source for
  * the benches' plain-SQLite baselines, which query or copy those columns (schema 7 joins them from the
- * business, as `SCAN_SQL.prospects` does). SQLite flattens it into a rowid lookup per prospect.
+ * business by `business_rowid`). SQLite flattens it into a rowid lookup per prospect.
  */
 export const PROSPECTS_WITH_EMPLOYER = `(SELECT p.rowid AS rowid, p.*, c.* FROM prospects p
        LEFT JOIN (${LOAD_SQL.companies}) c ON c.business_rowid = p.business_rowid)`;
