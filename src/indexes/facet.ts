@@ -25,6 +25,18 @@ export class FacetBuilder {
 
   /** Adds `row` under `key` (rows must arrive in ascending order). Returns the value id. */
   add(key: string, label: string, row: number): number {
+    const id = this.idOf(key, label);
+    this.builders[id]!.push(row);
+    return id;
+  }
+
+  /** The rows of value `key` so far, to push later rows to (ascending), as {@link add} does. */
+  posting(key: string, label: string): PostingBuilder {
+    return this.builders[this.idOf(key, label)]!;
+  }
+
+  /** The id of value `key`; a new one, labelled `label`, when `key` is not met yet (ids in that order). */
+  private idOf(key: string, label: string): number {
     let id = this.keys.get(key);
     if (id === undefined) {
       id = this.labels.length;
@@ -32,7 +44,6 @@ export class FacetBuilder {
       this.labels.push(label);
       this.builders.push(new PostingBuilder());
     }
-    this.builders[id]!.push(row);
     return id;
   }
 

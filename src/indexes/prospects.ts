@@ -7,7 +7,7 @@ import type { Context } from '../runtime/context.js';
 import { companyKey, foldText } from '../normalise/index.js';
 import { JOB_DEPARTMENTS } from '../schemas/enums.js';
 import { wireCodec, type ProspectFacets } from '../store/wire.js';
-import { Bitset } from './bitset.js';
+import { Bitset, type PostingBuilder } from './bitset.js';
 import { partedForm } from './parted-form.js';
 import { savedIndex, type SavedForm } from './persist.js';
 import { businessIndex, cityRegionCountryKeys, naicsPrefixes } from './businesses.js';
@@ -93,6 +93,13 @@ type Employer = [
   is_public: number | null,
   has_website: number | null,
 ];
+
+/** What every prospect of one employer is added to (`employerOf` in the build). */
+interface EmployerPostings {
+  readonly postings: readonly PostingBuilder[];
+  readonly isPublic: boolean;
+  readonly hasWebsite: boolean;
+}
 
 /** A prospect without a stored employer: every employer column null, as a LEFT JOIN gives it. */
 const NO_EMPLOYER: Employer = [
@@ -226,20 +233,62 @@ function buildProspectIndex(engine: Context): ProspectIndex {
       if (k) b.add(k, v, row);
     }
   };
-  const copy = (
+  /** The postings of the values `csr` gives business `business` (its categories) in facet `b`. */
+  const copied = (
+    out: PostingBuilder[],
     b: FacetBuilder,
     csr: Csr,
     keys: string[],
     labels: readonly string[],
     business: number,
-    row: number,
   ) => {
     if (business + 1 >= csr.start.length) return;
     for (let i = csr.start[business]!; i < csr.start[business + 1]!; i++) {
       const id = csr.ids[i]!;
-      b.add(keys[id]!, labels[id]!, row);
+      out.push(b.posting(keys[id]!, labels[id]!));
     }
   };
+  /**
+   * What a prospect takes from its employer (business rowid `b`, `e` its columns): the postings of the
+   * company facets, in the order the values of each facet are met, and its two flags. Computed on the
+   * employer's first prospect and shared by the others: at 1M prospects the company keys (folded
+   * cities, NAICS prefixes, categories) were worked out again for each of them.
+   */
+  const employerOf = (b: number, e: Employer): EmployerPostings => {
+    const [
+      ,
+      name,
+      key,
+      size,
+      revenue,
+      age,
+      locations,
+      country,
+      region,
+      crc,
+      city,
+      naics,
+      isPublicCompany,
+      hasSite,
+    ] = e;
+    const out: PostingBuilder[] = [];
+    if (country) out.push(f.companyCountry.posting(country, country));
+    if (region) out.push(f.companyRegion.posting(region, region));
+    for (const k of cityRegionCountryKeys(city, region, country, crc)) {
+      out.push(f.cityRegionCountry.posting(k, crc ?? k));
+    }
+    if (size) out.push(f.size.posting(size, size));
+    if (revenue) out.push(f.revenue.posting(revenue, revenue));
+    if (age) out.push(f.age.posting(age, age));
+    if (locations) out.push(f.locations.posting(locations, locations));
+    for (const p of naicsPrefixes(naics)) out.push(f.naics.posting(p, p));
+    copied(out, f.google, bi.googleOf, googleKeys, bi.facets.google.labels, b);
+    copied(out, f.linkedin, bi.linkedinOf, linkedinKeys, bi.facets.linkedin.labels, b);
+    if (key && name) out.push(f.companyName.posting(key, name));
+    for (const [k, other] of otherNames.get(b) ?? []) out.push(f.companyOtherName.posting(k, other));
+    return { postings: out, isPublic: Boolean(isPublicCompany), hasWebsite: Boolean(hasSite) };
+  };
+  const byEmployer: EmployerPostings[] = [];
 
   // Each business's columns, by rowid, read once (see `SCAN_SQL.prospects`).
   const employers: Employer[] = [];
@@ -261,29 +310,20 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     has_phone,
     facetBlob,
   ] of rows) {
-    const [
-      ,
-      company_name,
-      company_key,
-      company_size,
-      company_revenue,
-      company_age,
-      company_locations,
-      company_country_code,
-      company_region_country_code,
-      company_city_region_country,
-      company_city,
-      company_naics,
-      company_is_public,
-      company_has_website,
-    ] = (business_rowid !== null && employers[business_rowid]) || NO_EMPLOYER;
+    const employer =
+      business_rowid === null
+        ? undefined
+        : (byEmployer[business_rowid] ??= employerOf(
+            business_rowid,
+            employers[business_rowid] ?? NO_EMPLOYER,
+          ));
     // The slim `facets` blob, not the full doc: the build decodes ~60 bytes per row instead of ~1.6 KB.
     const [levels, departments, skills, interests] = wireCodec.unpack(facetBlob) as ProspectFacets;
     all.add(row);
     if (has_email) hasEmail.add(row);
     if (has_phone) hasPhone.add(row);
-    if (company_has_website) hasWebsite.add(row);
-    if (company_is_public) isPublic.add(row);
+    if (employer?.hasWebsite) hasWebsite.add(row);
+    if (employer?.isPublic) isPublic.add(row);
     countryOf[row] = countryId(country_code);
     regionOf[row] = regionId(region_country_code);
     departmentOf[row] = (job_department && DEPARTMENT_ID.get(job_department)) || 0;
@@ -292,28 +332,9 @@ function buildProspectIndex(engine: Context): ProspectIndex {
 
     if (country_code) f.country.add(country_code, country_code, row);
     if (region_country_code) f.region.add(region_country_code, region_country_code, row);
-    if (company_country_code) f.companyCountry.add(company_country_code, company_country_code, row);
-    if (company_region_country_code) {
-      f.companyRegion.add(company_region_country_code, company_region_country_code, row);
-    }
-    const crc = company_city_region_country;
-    for (const k of cityRegionCountryKeys(
-      company_city,
-      company_region_country_code,
-      company_country_code,
-      crc,
-    )) {
-      f.cityRegionCountry.add(k, crc ?? k, row);
-    }
-    if (company_size) f.size.add(company_size, company_size, row);
-    if (company_revenue) f.revenue.add(company_revenue, company_revenue, row);
-    if (company_age) f.age.add(company_age, company_age, row);
-    if (company_locations) f.locations.add(company_locations, company_locations, row);
-    for (const p of naicsPrefixes(company_naics)) f.naics.add(p, p, row);
-    if (business_rowid !== null) {
-      const b = business_rowid;
-      copy(f.google, bi.googleOf, googleKeys, bi.facets.google.labels, b, row);
-      copy(f.linkedin, bi.linkedinOf, linkedinKeys, bi.facets.linkedin.labels, b, row);
+    if (employer) {
+      for (const p of employer.postings) p.push(row);
+      const b = business_rowid!;
       if (b < businessCount.length) {
         businessCount[b]!++;
         businessOfRow[row] = b;
@@ -329,10 +350,6 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     }
     texts(f.skills, skills, row);
     texts(f.interests, interests, row);
-    if (company_key && company_name) f.companyName.add(company_key, company_name, row);
-    if (business_rowid !== null) {
-      for (const [k, name] of otherNames.get(business_rowid) ?? []) f.companyOtherName.add(k, name, row);
-    }
   }
 
   // Prospects grouped by business rowid (counting sort keeps rows ascending inside each group).
