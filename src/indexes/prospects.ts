@@ -73,7 +73,6 @@ type Row = [
   current_role_months: number | null,
   has_email: number,
   has_phone: number,
-  facets: Buffer,
 ];
 
 /** A row of `SCAN_SQL.employers`: a business's columns its prospects' filters read. */
@@ -295,6 +294,7 @@ function buildProspectIndex(engine: Context): ProspectIndex {
   for (const e of db.prepare(SCAN_SQL.employers).raw().iterate() as IterableIterator<Employer>) {
     employers[e[0]] = e;
   }
+  const facetsOf = facetReader(db);
   const rows = db.prepare(SCAN_SQL.prospects).raw().iterate() as IterableIterator<Row>;
   for (const [
     row,
@@ -308,7 +308,6 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     current_role_months,
     has_email,
     has_phone,
-    facetBlob,
   ] of rows) {
     const employer =
       business_rowid === null
@@ -318,7 +317,7 @@ function buildProspectIndex(engine: Context): ProspectIndex {
             employers[business_rowid] ?? NO_EMPLOYER,
           ));
     // The slim `facets` blob, not the full doc: the build decodes ~60 bytes per row instead of ~1.6 KB.
-    const [levels, departments, skills, interests] = wireCodec.unpack(facetBlob) as ProspectFacets;
+    const [levels, departments, skills, interests] = wireCodec.unpack(facetsOf(row)!) as ProspectFacets;
     all.add(row);
     if (has_email) hasEmail.add(row);
     if (has_phone) hasPhone.add(row);
@@ -381,5 +380,37 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     countryOf,
     regionOf,
     departmentOf,
+  };
+}
+
+/** Rowids of prospects whose `facets` one statement reads. */
+const FACET_ROWS = 4096;
+
+/**
+ * The `facets` blob of each prospect, asked for in ascending rowid order, every stored row in turn (as
+ * `SCAN_SQL.prospects` steps them): read `rows` rowids at a time (`SCAN_SQL.prospectFacets`) and
+ * handed out as views of that range's bytes. `null` for a row without one.
+ */
+export function facetReader(db: Context['db'], rows = FACET_ROWS): (row: number) => Buffer | null {
+  const range = db.prepare(SCAN_SQL.prospectFacets).raw();
+  let bytes: Buffer = Buffer.alloc(0);
+  let lengths: number[] = [];
+  let k = 0;
+  let at = 0;
+  let last = 0;
+  return (row) => {
+    if (row > last) {
+      // The range starts at this row: the scan steps it and the rows after it, up to `last`.
+      last = row + rows - 1;
+      const [b, l] = range.get(row, last) as [Buffer | null, string | null];
+      bytes = b ?? Buffer.alloc(0);
+      lengths = l ? l.split(',').map(Number) : [];
+      k = 0;
+      at = 0;
+    }
+    const n = lengths[k++] ?? -1;
+    if (n < 0) return null;
+    at += n;
+    return bytes.subarray(at - n, at);
   };
 }
