@@ -101,22 +101,7 @@ interface EmployerPostings {
 }
 
 /** A prospect without a stored employer: every employer column null, as a LEFT JOIN gives it. */
-const NO_EMPLOYER: Employer = [
-  0,
-  null,
-  null,
-  null,
-  null,
-  null,
-  null,
-  null,
-  null,
-  null,
-  null,
-  null,
-  null,
-  null,
-];
+const NO_EMPLOYER = [0, ...Array<null>(13).fill(null)] as unknown as Employer;
 
 export function prospectIndex(engine: Context): ProspectIndex {
   return engine.indexes.get(PROSPECT_INDEX);
