@@ -322,7 +322,7 @@ describe('saved match indexes', () => {
         .get(rowid) as [string, string, string];
     const rows = [30, 31, 9000].map(person);
     w.db.prepare('DELETE FROM prospects WHERE rowid IN (1, 29)').run();
-    recordWrite(w.db, true); // rows written outside a load
+    recordWrite(w.db, { entities: true }); // rows written outside a load
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const ask = (e: Engine) =>
       matchProspectRows(
@@ -367,7 +367,7 @@ describe('saved match indexes', () => {
       ];
     const picked = [40, 41, 1900].map(business);
     w.db.prepare('DELETE FROM businesses WHERE rowid IN (1, 39)').run();
-    recordWrite(w.db, true); // rows written outside a load
+    recordWrite(w.db, { entities: true }); // rows written outside a load
     const rows = picked.map(([, name, domain]) => ({ name, ...(domain ? { domain } : {}) }));
     // By id too: a prospect row naming its employer's id is looked up through the table.
     const [person] = w.db
@@ -401,7 +401,7 @@ describe('saved match indexes', () => {
     const file = join(tempDir('pdb-format-stale-'), 'stale.db');
     copyFileSync(path, file);
     const w = open(file, false);
-    recordWrite(w.db, true); // rows written outside a load
+    recordWrite(w.db, { entities: true }); // rows written outside a load
     let built = 0;
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {

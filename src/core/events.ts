@@ -270,7 +270,7 @@ export async function ingestEvents(
         if (changes === 0) report.duplicates++;
         else report.ingested++;
       }
-      if (report.ingested > 0) recordWrite(engine.db, false);
+      if (report.ingested > 0) recordWrite(engine.db, { entities: false });
     })
     .immediate();
   // Only the indexes built from events are dropped: the entities' (search, match, completion) stay.

@@ -152,7 +152,10 @@ export async function applyDelta(
     const snapshotId = snapshotIdOf(db);
     // A delta of events alone (rows unchanged, ages not moved) leaves every saved index current.
     const changed = (r: DeltaRows) => r.inserted + r.updated + r.deleted > 0;
-    recordWrite(db, run.agesMoved || changed(run.rows.businesses) || changed(run.rows.prospects), snapshotId);
+    recordWrite(db, {
+      entities: run.agesMoved || changed(run.rows.businesses) || changed(run.rows.prospects),
+      snapshotId,
+    });
     setMeta(db, 'as_of', asOf);
     db.exec('COMMIT');
     // The next prospect match index build takes these instead of decoding every stored record.

@@ -166,11 +166,7 @@ export async function loadSnapshot(
     for (const [stream, digest] of hashes) setMeta(db, `hash_${stream}`, digest);
     const snapshotId = snapshotIdOf(db);
     // A load of events alone leaves the entities, and so every saved index, as they were.
-    recordWrite(
-      db,
-      files.some((f) => f.stream !== 'events'),
-      snapshotId,
-    );
+    recordWrite(db, { entities: files.some((f) => f.stream !== 'events'), snapshotId });
     setMeta(db, 'format_version', String(snapshot.manifest?.format_version ?? 1));
     setMeta(db, 'as_of', asOf);
     db.exec('COMMIT');

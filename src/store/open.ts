@@ -109,7 +109,10 @@ export function entitiesSnapshotId(db: Db): string {
  * version and snapshot id are kept as they were (written out for a file that lacked them), so every
  * saved index stays current.
  */
-export function recordWrite(db: Db, entities: boolean, snapshotId?: string): void {
+export function recordWrite(
+  db: Db,
+  { entities, snapshotId }: { entities: boolean; snapshotId?: string },
+): void {
   const next = String(Number(getMeta(db, 'data_version') ?? '0') + 1);
   setMeta(db, 'entities_version', entities ? next : entitiesVersion(db));
   const entitiesSnapshot = entities && snapshotId !== undefined ? snapshotId : entitiesSnapshotId(db);

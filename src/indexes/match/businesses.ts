@@ -111,13 +111,13 @@ function build(engine: Context): BusinessMatchIndex {
   };
 }
 
-const isList = (v: unknown) => v instanceof StringList;
-
 /**
  * Bytes a shard of the business key tables aims at: 16 KB, so a 50-row first match reads fifty small
  * shards (at 1M businesses each table is ~45 MB in 4,096 shards of ~12 KB).
  */
 export const MATCH_SHARD_BYTES = 16 << 10;
+
+const isList = (v: unknown) => v instanceof StringList;
 const isCoded = (v: unknown) => v instanceof CodedStrings;
 
 /**
