@@ -15,7 +15,7 @@ import { handle, type HandleOptions } from './facade/handle.js';
 import type { FacadeRequest, FacadeResponse } from './facade/types.js';
 import { jobWorkerOf } from './jobs/slot.js';
 import { ensureCursorSecret } from './core/cursor.js';
-import { loadedInProcess } from './indexes/persist.js';
+import { loadedInProcess, savedIndexStamp } from './indexes/persist.js';
 import {
   createOwner,
   kind,
@@ -254,13 +254,11 @@ export function openEngine(options: EngineOptions = {}): Engine {
       ensureOpen();
       const target = current;
       try {
-        const [{ applyDelta }, { savedProspectKeys }] = await Promise.all([
-          import('./store/delta.js'),
-          import('./indexes/match/prospects.js'),
-        ]);
-        // The base's prospect keys, read from its saved match index before the delta makes it stale.
-        const keys = savedProspectKeys(target.view);
-        const report = await applyDelta(target.db, delta, { now: clock, ...deltaOptions }, keys);
+        const { applyDelta } = await import('./store/delta.js');
+        // The stamp of the base's saved indexes: the next prospect match index build reads the base's
+        // keys from its saved one (`handedProspectKeys`) instead of decoding every stored record.
+        const baseStamp = savedIndexStamp(target.db);
+        const report = await applyDelta(target.db, delta, { now: clock, ...deltaOptions }, baseStamp);
         loadedInProcess(target.db);
         return report;
       } finally {

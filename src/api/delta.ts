@@ -11,7 +11,7 @@ import { openEngine, type Engine } from '../engine.js';
 import { EngineError } from '../errors.js';
 import { COPY_METHODS, type CopyMethod } from '../store/delta-copy.js';
 import type { DeltaOptions, DeltaReport } from '../store/delta.js';
-import { getMeta, openDatabase, settleSnapshotFile } from '../store/open.js';
+import { getMeta, openDatabase, settleSnapshotFile, walWithoutSync } from '../store/open.js';
 import { checkEngine, parseOptions, refused } from './parse.js';
 
 const DeltaOptionsSchema = z.strictObject({
@@ -132,6 +132,7 @@ export async function applyDeltaFile(options: DeltaFileOptions): Promise<DeltaFi
     const copyStarted = performance.now();
     const method = await copySnapshotFile(base, tmp, copy);
     const copyMs = performance.now() - copyStarted;
+    walWithoutSync(tmp);
     // The state is not this file's business: kept in memory for the build.
     const engine = openEngine({ path: tmp, state: ':memory:' });
     let report: DeltaReport;

@@ -7,15 +7,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildingIndexes, sendingIndexes } from '../indexes/persist.js';
 import { createOwner, randomId, type Context } from '../runtime/context.js';
 import { resolveSettings } from '../runtime/settings.js';
-import { handOffProspectKeys, type ProspectKeys } from '../store/load-keys.js';
+import { handOffProspectKeys, type HandedKeys } from '../store/load-keys.js';
 import { openDatabase } from '../store/open.js';
 import { INDEX_STEPS, INDEX_WORKER_TAG } from './index-lanes.js';
 
-/** What the writing thread asks: the lane's steps, and the load's prospect keys when it has them. */
+/** What the writing thread asks: the lane's steps, and the prospect keys a load or delta handed off. */
 export interface IndexJob {
   path: string;
   steps: readonly string[];
-  keys?: { hash: string; keys: ProspectKeys };
+  keys?: { hash: string; keys: HandedKeys };
 }
 
 /** What a worker answers: each index as it is built, then `done` (or `failed`: the lane is rebuilt). */

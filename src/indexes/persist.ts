@@ -238,15 +238,27 @@ function readPart(
 }
 
 /**
- * The saved index `name` of the engine's current data, read from the file and never built: `undefined`
- * when it is not saved (or the engine is in memory). A part found damaged when it is read throws.
+ * The saved index `name` of the engine's current data (or of the data whose indexes were saved under
+ * `stamp`, see {@link savedIndexStamp}), read from the file and never built: `undefined` when it is not
+ * saved (or the engine is in memory). A part found damaged when it is read throws.
  */
-export function savedOnly<T>(engine: Context, name: string, form: SavedForm<T>): T | undefined {
+export function savedOnly<T>(
+  engine: Context,
+  name: string,
+  form: SavedForm<T>,
+  stamp = stampOf(engine.db),
+): T | undefined {
   if (engine.path === ':memory:') return undefined;
-  return openSaved(engine.db, name, stampOf(engine.db), form, (at) => {
+  return openSaved(engine.db, name, stamp, form, (at) => {
     throw new Error(`${name}: saved part ${at.join('.')} is damaged`);
   });
 }
+
+/**
+ * The stamp the indexes of `db`'s current data are saved under: a writer that is about to change the
+ * data (a delta) keeps it to read the indexes of the data before until they are replaced.
+ */
+export const savedIndexStamp = (db: Db): string => stampOf(db);
 
 function stampOf(db: Db): string {
   // The V8 version too: dictionaries are kept in V8's serialisation, which another Node may change.

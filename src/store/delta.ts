@@ -20,7 +20,7 @@ import type { DeltaStreamReport, DeltaOptions, DeltaReport, DeltaRows } from './
 import { ageBucket } from './derive.js';
 import { COLUMNS } from './load-columns.js';
 import type { LoadIssue } from './load-report.js';
-import { addKeys, carryKeys, emptyKeys, handOffProspectKeys, type ProspectKeys } from './load-keys.js';
+import { addKeys, emptyKeys, handOffProspectKeys, type ProspectKeys } from './load-keys.js';
 import { preparer, type Prepared } from './load-worker.js';
 import { getMeta, recordWrite, setMeta, type Db } from './open.js';
 import { snapshotIdOf } from './snapshot-id.js';
@@ -34,6 +34,9 @@ import {
 } from './sql/delta.js';
 
 export type { DeltaStreamReport, DeltaOptions, DeltaReport, DeltaRows } from './delta-report.js';
+
+/** The page cache of a delta's transaction (SQLite's `cache_size`: negative is KiB): 16 MiB. */
+const APPLY_CACHE_SIZE = -16384;
 
 /** What the business steps leave for the company refresh. */
 interface Touched {
@@ -56,20 +59,25 @@ interface Run {
   digests: string[];
   /** Whether a new `as_of` year moved every company's age bucket (the businesses changed). */
   agesMoved: boolean;
-  /** The prospects' match keys carried over: the base's, the rows replaced or deleted, the rows written. */
-  keys?: { base: ProspectKeys; gone: Set<number>; added: ProspectKeys };
+  /**
+   * The prospects' match keys carried over (`KeyCarry`): the stamp the base's saved match index (which
+   * holds its keys) is saved under, the rows replaced or deleted, the keys of the rows written.
+   */
+  keys?: { baseStamp: string; gone: Set<number>; added: ProspectKeys };
 }
 
 /**
  * Applies the delta folder `dir` to the snapshot in `db`. Refused (`SNAPSHOT_INVALID`, nothing changed)
  * when the folder is not a delta, when its `base_snapshot_id` is not the snapshot `db` holds, or, with
  * `strict`, when any line is bad; otherwise bad lines are reported with file and line, and skipped.
+ * `baseStamp`: the stamp of the base's saved indexes, whose prospect match index holds the keys the
+ * next build carries over (see `KeyCarry`).
  */
 export async function applyDelta(
   db: Db,
   dir: string,
   options: DeltaOptions = {},
-  baseKeys?: ProspectKeys,
+  baseStamp?: string,
 ): Promise<DeltaReport> {
   const started = performance.now();
   const delta = resolveDelta(dir);
@@ -118,12 +126,17 @@ export async function applyDelta(
     touched: { businessRowids: new Set(), newBusinessIds: new Set() },
     digests: [],
     agesMoved: false,
-    keys: baseKeys && { base: baseKeys, gone: new Set(), added: emptyKeys() },
+    keys: baseStamp === undefined ? undefined : { baseStamp, gone: new Set(), added: emptyKeys() },
   };
   for (const s of STREAMS) run.next[s] = (db.prepare(maxRowidSql(s)).pluck().get() as number) + 1;
 
   const files: DeltaStreamReport[] = [];
   const of = (stream: StreamName) => delta.files.find((f) => f.stream === stream);
+  // A delta's rows lie at random across the file: a large page cache misses about as often as a small
+  // one, and filling it costs a page fault per 4 KB of fresh memory. 1% delta on 1M prospects, same
+  // run: 6.3–6.4 s against 7.2–7.3 s with the engine's 256 MiB, which comes back after.
+  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma(`cache_size = ${APPLY_CACHE_SIZE}`);
   db.exec('BEGIN IMMEDIATE');
   try {
     const baseAsOf = getMeta(db, 'as_of');
@@ -160,8 +173,10 @@ export async function applyDelta(
     db.exec('COMMIT');
     // The next prospect match index build takes these instead of decoding every stored record.
     const { keys } = run;
-    if (keys)
-      handOffProspectKeys(db, getMeta(db, 'hash_prospects')!, carryKeys(keys.base, keys.gone, keys.added));
+    if (keys) {
+      const { baseStamp, gone, added } = keys;
+      handOffProspectKeys(db, getMeta(db, 'hash_prospects')!, { baseStamp, gone: [...gone], added });
+    }
     return {
       snapshotId,
       baseSnapshotId: wanted,
@@ -176,6 +191,8 @@ export async function applyDelta(
   } catch (e) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw e;
+  } finally {
+    db.pragma(`cache_size = ${cacheSize}`);
   }
 }
 

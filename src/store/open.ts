@@ -59,6 +59,22 @@ export function settleSnapshotFile(path: string): void {
   }
 }
 
+/**
+ * Turns a file that nobody reads yet (a copy being made into a new snapshot) to WAL mode without a
+ * sync. With `synchronous` above OFF the switch flushes every page of the file to disk first: 1.1–1.7 s
+ * for a 2.6 GB base the copy had just written (1M prospects), before the delta changed a row. The file
+ * is written whole, and synced once, when it is settled (`settleSnapshotFile`).
+ */
+export function walWithoutSync(path: string): void {
+  const db = new Database(path);
+  try {
+    db.pragma('synchronous = OFF');
+    db.pragma('journal_mode = WAL');
+  } finally {
+    db.close();
+  }
+}
+
 /** Whether the SQLite file at `path` is in WAL mode (its header's read/write versions are 2). */
 export function isWalFile(path: string): boolean {
   const fd = openSync(path, 'r');

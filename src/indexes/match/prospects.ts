@@ -21,7 +21,9 @@ import type { Db } from '../../store/db.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
 import { preparedOnce } from '../../store/statements.js';
 import {
+  carryKeys,
   emptyKeys,
+  isKeyCarry,
   KEY_KINDS,
   prospectKeysOfRecords,
   takeProspectKeys,
@@ -147,7 +149,7 @@ function build(engine: Context): ProspectMatchIndex {
   const byPhone = new KeyIndexBuilder(rowids.length);
   const byLinkedin = new KeyIndexBuilder(rowids.length);
   const target = KEY_KINDS.map((k) => ({ email: byEmail, phone: byPhone, linkedin: byLinkedin })[k]);
-  const keys = takeProspectKeys(db, getMeta(db, 'hash_prospects')) ?? prospectKeysOfRecords(db);
+  const keys = handedProspectKeys(engine) ?? prospectKeysOfRecords(db);
   for (let i = 0; i < keys.keys.length; i++) {
     const pos = positionOfRowid[keys.rows[i] as number] ?? -1;
     if (pos >= 0) target[keys.kinds[i] as number]?.add(keys.keys[i] as string, pos);
@@ -227,12 +229,13 @@ export function prospectIds(db: Db, index: ProspectMatchIndex): StringColumn {
 
 /**
  * The exact keys (e-mail, phone, profile) the saved prospect match index of the engine's current data
- * holds, with the rowid of each prospect, in the order of `KEY_KINDS`; `undefined` when the index is
- * not saved, or is found damaged. A delta carries them over instead of decoding every stored record.
+ * (or of the data whose indexes were saved under `stamp`) holds, with the rowid of each prospect, in
+ * the order of `KEY_KINDS`; `undefined` when the index is not saved, or is found damaged. A delta
+ * carries them over instead of decoding every stored record.
  */
-export function savedProspectKeys(engine: Context): ProspectKeys | undefined {
+export function savedProspectKeys(engine: Context, stamp?: string): ProspectKeys | undefined {
   try {
-    const index = savedOnly(engine, 'match.prospects', PROSPECT_MATCH_FORM);
+    const index = savedOnly(engine, 'match.prospects', PROSPECT_MATCH_FORM, stamp);
     if (!index) return undefined;
     const { rowids } = index;
     const out = emptyKeys();
@@ -250,4 +253,17 @@ export function savedProspectKeys(engine: Context): ProspectKeys | undefined {
   } catch {
     return undefined; // derived from the records by the build, as without a saved index
   }
+}
+
+/**
+ * The keys a load or a delta of this process handed off for the prospects now stored (taken: a second
+ * call gives `undefined`), a delta's worked out here: the base's, read from its saved match index,
+ * for the rows it left alone, and those of the rows it wrote. `undefined` when none were handed off,
+ * or the base's saved index is gone (the build then derives them from the records).
+ */
+export function handedProspectKeys(engine: Context): ProspectKeys | undefined {
+  const handed = takeProspectKeys(engine.db, getMeta(engine.db, 'hash_prospects'));
+  if (handed === undefined || !isKeyCarry(handed)) return handed;
+  const base = savedProspectKeys(engine, handed.baseStamp);
+  return base && carryKeys(base, new Set(handed.gone), handed.added);
 }
