@@ -137,9 +137,12 @@ export class KeyIndexBuilder {
   private positions: Uint32Array;
   private n = 0;
 
-  /** `expectedKeys`: room for that many keys (and pairs) without regrowing (a hint). */
-  constructor(expectedKeys = 0) {
-    this.keys = new StringKeyTableBuilder(expectedKeys);
+  /**
+   * `expectedKeys`: room for that many keys (and pairs) without regrowing; `expectedUnits`: for that
+   * many code units of keys (hints).
+   */
+  constructor(expectedKeys = 0, expectedUnits = 0) {
+    this.keys = new StringKeyTableBuilder(expectedKeys, expectedUnits);
     this.ids = new Uint32Array(Math.max(1024, expectedKeys));
     this.positions = new Uint32Array(Math.max(1024, expectedKeys));
   }

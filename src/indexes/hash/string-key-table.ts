@@ -217,19 +217,25 @@ export class StringKeyTable {
 export class StringKeyTableBuilder {
   private slots: Uint32Array;
   private mask: number;
-  private units: Uint16Array = new Uint16Array(1024);
+  private units: Uint16Array;
   private used = 0;
-  private offsets: Uint32Array = new Uint32Array(64);
+  private offsets: Uint32Array;
   private n = 0;
   private wide = false;
   private done = false;
 
-  /** `expectedKeys`: room for that many keys without rehashing (a hint; more may be added). */
-  constructor(expectedKeys = 0) {
+  /**
+   * `expectedKeys`: room for that many keys without rehashing; `expectedUnits`: for that many code
+   * units of keys (both hints; more may be added). Growing the arrays by doubling copied each and
+   * faulted in fresh pages: 1.8 s of a 1M-prospect match index build, for its 3M keys.
+   */
+  constructor(expectedKeys = 0, expectedUnits = 0) {
     let capacity = 16;
     while (capacity * MAX_LOAD < expectedKeys) capacity *= 2;
     this.slots = new Uint32Array(capacity * STRIDE);
     this.mask = capacity - 1;
+    this.units = new Uint16Array(Math.max(1024, expectedUnits));
+    this.offsets = new Uint32Array(Math.max(64, expectedKeys + 1));
   }
 
   get size(): number {

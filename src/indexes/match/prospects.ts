@@ -145,15 +145,21 @@ function build(engine: Context): ProspectMatchIndex {
     for (const d of deletions(w)) wordNear.add(d, wid);
   }
 
-  const byEmail = new KeyIndexBuilder(rowids.length);
-  const byPhone = new KeyIndexBuilder(rowids.length);
-  const byLinkedin = new KeyIndexBuilder(rowids.length);
-  const target = KEY_KINDS.map((k) => ({ email: byEmail, phone: byPhone, linkedin: byLinkedin })[k]);
   const keys = handedProspectKeys(engine) ?? prospectKeysOfRecords(db);
+  // Each kind's table sized for its keys and their characters up front (`StringKeyTableBuilder`).
+  const pairs = KEY_KINDS.map(() => 0);
+  const units = KEY_KINDS.map(() => 0);
+  for (let i = 0; i < keys.keys.length; i++) {
+    const k = keys.kinds[i] as number;
+    pairs[k] = (pairs[k] as number) + 1;
+    units[k] = (units[k] as number) + (keys.keys[i] as string).length;
+  }
+  const target = KEY_KINDS.map((_, k) => new KeyIndexBuilder(pairs[k], units[k]));
   for (let i = 0; i < keys.keys.length; i++) {
     const pos = positionOfRowid[keys.rows[i] as number] ?? -1;
     if (pos >= 0) target[keys.kinds[i] as number]?.add(keys.keys[i] as string, pos);
   }
+  const [byEmail, byPhone, byLinkedin] = target as [KeyIndexBuilder, KeyIndexBuilder, KeyIndexBuilder];
   // Words are numbered as first seen: position = id.
   const words = Ids.of(wordId.keys());
   return {
