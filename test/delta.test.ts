@@ -327,6 +327,9 @@ describe('applyDelta', () => {
 
   it('reports bad lines with file and line and skips them; strict refuses the whole delta', async () => {
     const { engine, dir, manifest } = await baseEngine();
+    // The delta's transaction runs with a page cache of its own: the engine's comes back either way.
+    const cacheSize = () => engine.db.pragma('cache_size', { simple: true });
+    const cache = cacheSize();
     const delta = write(join(dir, 'd'), {
       'manifest.json': manifest,
       'businesses.jsonl': [
@@ -347,8 +350,10 @@ describe('applyDelta', () => {
       message: 'delta refused: 5 invalid line(s)',
     });
     expect(engine.info()).toEqual(before);
+    expect(cacheSize()).toBe(cache);
 
     const report = await engine.applyDelta(delta);
+    expect(cacheSize()).toBe(cache);
     const file = (name: string) => join(delta, name);
     expect(report.issues).toEqual([
       { file: file('deletions.jsonl'), line: 2, reason: 'prospect_id: must be 40 lowercase hex characters' },
