@@ -135,7 +135,7 @@ export function savedIndex<T>(
     name,
     (e) => {
       if (e.path === ':memory:') return build(e);
-      const stamp = stampOf(e.db);
+      const stamp = savedIndexStamp(e.db);
       const lazy = Object.keys(form.lazy ?? {});
       // A lazy field, or a dictionary deserialised on first read (`decodeIndex`), found damaged when it
       // is read is taken from a rebuild of the whole index: `at` is its place in the saved tree.
@@ -246,7 +246,7 @@ export function savedOnly<T>(
   engine: Context,
   name: string,
   form: SavedForm<T>,
-  stamp = stampOf(engine.db),
+  stamp = savedIndexStamp(engine.db),
 ): T | undefined {
   if (engine.path === ':memory:') return undefined;
   return openSaved(engine.db, name, stamp, form, (at) => {
@@ -258,9 +258,7 @@ export function savedOnly<T>(
  * The stamp the indexes of `db`'s current data are saved under: a writer that is about to change the
  * data (a delta) keeps it to read the indexes of the data before until they are replaced.
  */
-export const savedIndexStamp = (db: Db): string => stampOf(db);
-
-function stampOf(db: Db): string {
+export function savedIndexStamp(db: Db): string {
   // The V8 version too: dictionaries are kept in V8's serialisation, which another Node may change.
   // The entities' version and snapshot, not the data's: a change of the events alone (an ingest, a
   // delta or a load of events) leaves every saved index current.
@@ -304,7 +302,7 @@ export function dropStaleIndexes(engine: Context): number {
   if (engine.path === ':memory:' || engine.settings.readonly) return 0;
   if (!engine.db.prepare(INDEX_CACHE_SQL.exists).get()) return 0;
   try {
-    return engine.db.prepare(INDEX_CACHE_SQL.dropStale).run(stampOf(engine.db)).changes;
+    return engine.db.prepare(INDEX_CACHE_SQL.dropStale).run(savedIndexStamp(engine.db)).changes;
   } catch {
     return 0; // a busy file keeps them: they are never read
   }

@@ -172,11 +172,7 @@ export async function applyDelta(
     setMeta(db, 'as_of', asOf);
     db.exec('COMMIT');
     // The next prospect match index build takes these instead of decoding every stored record.
-    const { keys } = run;
-    if (keys) {
-      const { baseStamp, gone, added } = keys;
-      handOffProspectKeys(db, getMeta(db, 'hash_prospects')!, { baseStamp, gone: [...gone], added });
-    }
+    if (run.keys) handOffProspectKeys(db, getMeta(db, 'hash_prospects')!, run.keys);
     return {
       snapshotId,
       baseSnapshotId: wanted,

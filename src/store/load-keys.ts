@@ -40,7 +40,7 @@ export function addKeys(into: ProspectKeys, flat: readonly string[], row: number
  */
 export interface KeyCarry {
   baseStamp: string;
-  gone: number[];
+  gone: ReadonlySet<number>;
   added: ProspectKeys;
 }
 

@@ -271,5 +271,5 @@ export function handedProspectKeys(engine: Context): ProspectKeys | undefined {
   const handed = takeProspectKeys(engine.db, getMeta(engine.db, 'hash_prospects'));
   if (handed === undefined || !isKeyCarry(handed)) return handed;
   const base = savedProspectKeys(engine, handed.baseStamp);
-  return base && carryKeys(base, new Set(handed.gone), handed.added);
+  return base && carryKeys(base, handed.gone, handed.added);
 }
