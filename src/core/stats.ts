@@ -41,8 +41,24 @@ const LOCATION_CODES = COUNTRY_BASE + COUNTRY_CODES.length + 1;
 
 type Counts = Record<string, number>;
 
+/** The two location columns of an entity index (saved apart, each read on first use). */
+interface Locations {
+  readonly regionOf: Uint16Array;
+  readonly countryOf: Uint16Array;
+}
+
+/**
+ * The region column when the breakdown is regional, else an empty one never indexed: reading the
+ * column is what costs a first answer (10 MB at 5M prospects, ~0.13 s), and a breakdown by country
+ * does not look at it.
+ */
+const regionsIf = (ix: Locations, regional: boolean): Uint16Array => (regional ? ix.regionOf : NO_REGIONS);
+const NO_REGIONS = new Uint16Array(0);
+
 /** Location code of a row: region id, else COUNTRY_BASE + country id, else 0. */
-function locationCoder(regionOf: Uint16Array, countryOf: Uint16Array, regional: boolean) {
+function locationCoder(ix: Locations, regional: boolean) {
+  const countryOf = ix.countryOf;
+  const regionOf = regionsIf(ix, regional);
   return regional
     ? (row: number) => regionOf[row]! || (countryOf[row]! ? COUNTRY_BASE + countryOf[row]! : 0)
     : (row: number) => (countryOf[row]! ? COUNTRY_BASE + countryOf[row]! : 0);
@@ -146,7 +162,7 @@ export function businessStats(engine: Context, request: BusinessesStatsRequest, 
   const filters = request.filters;
   const set = businessFilterSet(engine, filters, version);
   const total = cardinality(set);
-  const code = locationCoder(ix.regionOf, ix.countryOf, regionalBusiness(filters));
+  const code = locationCoder(ix, regionalBusiness(filters));
   const tab = locationTotals(set, code);
 
   // Category dimension: google / linkedin via CSR value ids, naics via the code column.
@@ -254,7 +270,8 @@ const emptyTab = (): ProspectTab => ({
 /** Adds `sign` for every row of `set` (one pass over the words, no callback per row). */
 function countRows(ix: ProspectIndex, set: Bitset, regional: boolean, tab: ProspectTab, sign: 1 | -1) {
   const w = set.words;
-  const { departmentOf, regionOf, countryOf } = ix;
+  const { departmentOf, countryOf } = ix;
+  const regionOf = regionsIf(ix, regional);
   const { cells, locations, departments } = tab;
   for (let i = 0; i < w.length; i++) {
     let word = w[i]!;
