@@ -32,7 +32,7 @@ import { resolveSettings, type SettingsOptions } from './runtime/settings.js';
 import type { SnapshotSource } from './snapshot/files.js';
 import type { LoadOptions, LoadReport } from './store/load.js';
 import type { DeltaOptions, DeltaReport } from './store/delta.js';
-import { entitiesVersion, getMeta, isWalFile, openDatabase, type Db } from './store/open.js';
+import { closeDatabase, entitiesVersion, getMeta, isWalFile, openDatabase, type Db } from './store/open.js';
 import { countStatements, hasStateTables } from './store/sql/meta.js';
 import type { DeliveryWorker } from './webhooks/index.js';
 
@@ -201,7 +201,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
     if (!snapshots.delete(snap)) return;
     snap.indexes.clear();
     // An in-memory engine's first connection carries the state too: the engine's close closes it.
-    if (snap.db !== db || path !== ':memory:') snap.db.close();
+    if (snap.db !== db || path !== ':memory:') closeDatabase(snap.db);
   };
   const pin = (snap: Snapshot): SnapshotPin => {
     snap.refs++;
@@ -302,7 +302,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
       closed = true;
       for (const snap of [...snapshots]) closeSnapshot(snap);
       void state.close();
-      if (db.open) db.close();
+      closeDatabase(db);
     },
     get closed() {
       return closed;
@@ -345,7 +345,7 @@ export function openEngine(options: EngineOptions = {}): Engine {
       info = snapshotInfo(nextDb, next);
       if (!info.snapshotId) throw new Error('it holds no loaded snapshot (no snapshot_id)');
     } catch (e) {
-      nextDb.close();
+      closeDatabase(nextDb);
       throw new EngineError('SNAPSHOT_INVALID', `cannot swap to ${next}: ${(e as Error).message}`, {
         cause: e,
       });

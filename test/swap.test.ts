@@ -5,7 +5,7 @@
  * is renamed over the served one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +159,31 @@ describe('engine.swapSnapshot', () => {
     expect(report.previous.inFlight).toBe(0);
     expect(oldDb.open).toBe(false);
   });
+
+  // Linux lists a process's open files in /proc/self/fd: none may be left on a file swapped out.
+  it.runIf(process.platform === 'linux')(
+    'leaves no connection open on a swapped-out file, the one its saved indexes were read through too',
+    async () => {
+      const a = await snapshotFile('a4', OLD);
+      const b = await snapshotFile('b4', NEW);
+      const opened = (file: string) =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`) === file;
+          } catch {
+            return false; // closed since listed
+          }
+        }).length;
+      engine = openEngine({ path: a, readonly: true });
+      expect(total(await stats(engine))).toBe(3); // reads the saved business index
+      expect(opened(a)).toBeGreaterThan(1);
+      await engine.swapSnapshot(b);
+      expect(opened(a)).toBe(0);
+      expect(total(await stats(engine))).toBe(5);
+      engine.close();
+      expect(opened(b)).toBe(0);
+    },
+  );
 
   it('answers a cursor of the old snapshot with the documented 422', async () => {
     const a = await snapshotFile('a4', OLD);

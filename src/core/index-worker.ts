@@ -8,7 +8,7 @@ import { buildingIndexes, sendingIndexes } from '../indexes/persist.js';
 import { createOwner, randomId, type Context } from '../runtime/context.js';
 import { resolveSettings } from '../runtime/settings.js';
 import { handOffProspectKeys, type HandedKeys } from '../store/load-keys.js';
-import { openDatabase } from '../store/open.js';
+import { closeDatabase, openDatabase } from '../store/open.js';
 import { INDEX_STEPS, INDEX_WORKER_TAG } from './index-lanes.js';
 
 /** What the writing thread asks: the lane's steps, and the prospect keys a load or delta handed off. */
@@ -52,7 +52,7 @@ export function buildLane(job: IndexJob, send: (m: IndexWorkerMessage) => void):
         }),
     );
   } finally {
-    db.close();
+    closeDatabase(db);
   }
 }
 

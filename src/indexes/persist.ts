@@ -11,7 +11,7 @@
  * lists and hash tables throughout) open in time that does not grow with their entries.
  */
 import { kind, type Context, type Kind } from '../runtime/context.js';
-import { entitiesSnapshotId, entitiesVersion, type Db } from '../store/open.js';
+import { entitiesSnapshotId, entitiesVersion, savedPartsReader, type Db } from '../store/open.js';
 import { INDEX_CACHE_DDL, INDEX_CACHE_SQL } from '../store/sql/index-cache.js';
 import { preparedOnce } from '../store/statements.js';
 import { Bitset } from './bitset.js';
@@ -45,8 +45,10 @@ import './format/strings.js';
  * token index's postings, pair columns and spacing documents in pages of 4,096 entries, the words of
  * names that repeat one (`repeats`), no `docStart` (derived from the word counts), and `docTok` in two
  * bytes a word when the vocabulary allows.
+ * 13: the search indexes' country columns in a byte a row (`countryOf`); the token index keeps no
+ * column of joined name lengths (derived from a candidate's words when asked).
  */
-export const INDEX_FORMAT = 12;
+export const INDEX_FORMAT = 13;
 
 /**
  * Parts stay below SQLite's 1e9-byte value limit, large enough that an index is usually one part: one
@@ -278,7 +280,8 @@ const partStatements = preparedOnce((db: Db) => ({
  * The saved tree of `name` when its stamp is `stamp` and its bytes are whole; undefined otherwise.
  * `fallback` gives a dictionary found damaged when first read (see `decodeIndex`).
  */
-function readSaved(db: Db, name: string, stamp: string, fallback?: LazyFallback): unknown {
+function readSaved(snapshot: Db, name: string, stamp: string, fallback?: LazyFallback): unknown {
+  const db = savedPartsReader(snapshot);
   const exists = existsStatement(db).get();
   if (!exists) return undefined;
   const { stamps, data } = partStatements(db);
