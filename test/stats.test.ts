@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessStats, prospectStats } from '../src/core/stats.js';
 import { openEngine, type Engine } from '../src/engine.js';
-import { regionLabel } from '../src/indexes/labels.js';
+import { countryCodeOf, countryId, regionLabel } from '../src/indexes/labels.js';
+import { COUNTRY_CODES } from '../src/schemas/enums.js';
 import { foldText } from '../src/normalise/index.js';
 import { BusinessesStatsRequest, ProspectsStatsRequestV1 } from '../src/schemas/search.js';
 import {
@@ -157,5 +158,15 @@ describe('business stats', () => {
   it('requires filters (null allowed)', () => {
     expect(BusinessesStatsRequest.safeParse({}).success).toBe(false);
     expect(BusinessesStatsRequest.safeParse({ filters: null, request_context: {} }).success).toBe(true);
+  });
+});
+
+describe('location codes', () => {
+  it('tell every listed country apart in the byte a stats column keeps per row', () => {
+    const column = Uint8Array.from(COUNTRY_CODES, (c) => countryId(c));
+    expect(COUNTRY_CODES.length).toBeLessThan(256);
+    expect([...column].map((id) => countryCodeOf(id))).toEqual([...COUNTRY_CODES]);
+    expect(new Set(column).size).toBe(COUNTRY_CODES.length);
+    expect(countryId('not a country')).toBe(0);
   });
 });

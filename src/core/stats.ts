@@ -44,7 +44,7 @@ type Counts = Record<string, number>;
 /** The two location columns of an entity index (saved apart, each read on first use). */
 interface Locations {
   readonly regionOf: Uint16Array;
-  readonly countryOf: Uint16Array;
+  readonly countryOf: Uint8Array;
 }
 
 /**

@@ -50,7 +50,7 @@ export interface BusinessIndex {
   readonly hasWebsite: Bitset;
   readonly isPublic: Bitset;
   /** Stats columns: 1-based codes, 0 = none. */
-  readonly countryOf: Uint16Array;
+  readonly countryOf: Uint8Array;
   readonly regionOf: Uint16Array;
   readonly sizeOf: Uint8Array;
   readonly revenueOf: Uint8Array;
@@ -159,7 +159,7 @@ function buildBusinessIndex(engine: Context): BusinessIndex {
   const all = new Bitset(size);
   const hasWebsite = new Bitset(size);
   const isPublic = new Bitset(size);
-  const countryOf = new Uint16Array(size);
+  const countryOf = new Uint8Array(size); // 250 country codes: a byte each
   const regionOf = new Uint16Array(size);
   const sizeOf = new Uint8Array(size);
   const revenueOf = new Uint8Array(size);

@@ -7,7 +7,7 @@ import { COUNTRY_CODES, COUNTRY_NAME_BY_CODE, REGION_CODES, REGION_NAME_BY_CODE 
 const COUNTRY_ID = new Map(COUNTRY_CODES.map((c, i) => [c, i + 1]));
 const REGION_ID = new Map(REGION_CODES.map((c, i) => [c, i + 1]));
 
-/** 1-based code of a country (0 = none). */
+/** 1-based code of a country (0 = none): fits a byte, the spec lists 250 countries (a test holds it). */
 export function countryId(code: string | null | undefined): number {
   return (code && COUNTRY_ID.get(code)) || 0;
 }

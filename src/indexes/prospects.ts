@@ -53,7 +53,7 @@ export interface ProspectIndex {
   /** Prospects of each business rowid: `rows[start[b] .. start[b + 1])`. */
   readonly byBusiness: Csr;
   /** Stats columns (1-based codes, 0 = none): prospect location and main department. */
-  readonly countryOf: Uint16Array;
+  readonly countryOf: Uint8Array;
   readonly regionOf: Uint16Array;
   readonly departmentOf: Uint8Array;
 }
@@ -164,7 +164,7 @@ function buildProspectIndex(engine: Context): ProspectIndex {
   const hasPhone = new Bitset(size);
   const hasWebsite = new Bitset(size);
   const isPublic = new Bitset(size);
-  const countryOf = new Uint16Array(size);
+  const countryOf = new Uint8Array(size); // 250 country codes: a byte each
   const regionOf = new Uint16Array(size);
   const departmentOf = new Uint8Array(size);
   const experience: { row: number; value: number }[] = [];

@@ -43,9 +43,12 @@ export interface TokenIndex {
    */
   readonly docStart: Int32Array;
   readonly docTok: Int32Array | Uint16Array;
-  /** Words of document `i` counting repeats (up to 255), and their length written without spaces. */
+  /**
+   * Words of document `i` counting repeats (up to 255). Their length written without spaces, which the
+   * spacing index is keyed by, is not kept: a query asks it of a few candidates ({@link joinedLength}),
+   * and a column of it was 2 MB for a first fuzzy match to read at 1M names.
+   */
   readonly docWords: Uint8Array;
-  readonly docJoined: Uint16Array;
   /**
    * The words of the documents that `docTok` does not hold whole (a word repeated, or 255 words or
    * more), in their order, repeats kept: document `docs[k]` (ascending) has vocabulary ids
@@ -186,7 +189,6 @@ export function buildTokenIndex(count: number, tokensOf: (i: number) => readonly
     docStart,
     docTok: vocab.length <= 0x10000 ? Uint16Array.from(docTok) : docTok,
     docWords,
-    docJoined,
     docHead,
     docTail,
     pairs: buildPairIndex(vocab.length, count, docStart, docTok),
@@ -379,7 +381,6 @@ export function tokenIndexForm(pageBits: number): SavedForm<TokenIndex> {
             r.start.length === r.docs.length + 1
           );
         },
-        docJoined: (v) => v instanceof Uint16Array,
         docHead: isInts,
         docTail: isInts,
         deletes2: (v) => v instanceof NearTable,
@@ -561,7 +562,14 @@ export interface Respaced {
 }
 
 function spacedOtherwise(index: TokenIndex, doc: number, r: Respaced): boolean {
-  return index.docWords[doc] !== r.words && Math.abs((index.docJoined[doc] as number) - r.joined) <= 1;
+  return index.docWords[doc] !== r.words && Math.abs(joinedLength(index, doc) - r.joined) <= 1;
+}
+
+/** The length of document `doc`'s words written without spaces, repeats counted (as the build keyed it). */
+function joinedLength(index: TokenIndex, doc: number): number {
+  let n = 0;
+  for (const word of documentWords(index, doc)) n += word.length;
+  return Math.min(n, 0xffff);
 }
 
 /**
@@ -599,7 +607,7 @@ function spacedVariants(
 export function sameJoined(index: TokenIndex, text: string, words: number): number[] {
   const out = new Set<number>();
   spacingCandidates(index.spacing, text, (doc) => {
-    if (index.docWords[doc] === words || index.docJoined[doc] !== text.length || out.has(doc)) return;
+    if (index.docWords[doc] === words || out.has(doc) || joinedLength(index, doc) !== text.length) return;
     let joined = '';
     for (let j = index.docStart[doc] as number; j < (index.docStart[doc + 1] as number); j++)
       joined += index.vocab.at(index.docTok[j] as number);
