@@ -448,8 +448,11 @@ describe('snapshot loader', () => {
     const corrupt = snapshot({ 'businesses.jsonl.gz': Buffer.from('not gzip at all') });
     await expect(engine.load(corrupt)).rejects.toMatchObject({ code: 'SNAPSHOT_INVALID' });
     expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    // Another connection keeps the file in WAL mode; the load still works.
+    // Another connection keeps the file in WAL mode; the load still works. The switch to a rollback
+    // journal waits for the other connection to go until the busy timeout (better-sqlite3's 5 s by
+    // default), then loads in WAL mode: a short timeout takes the same path without the 5 s wait.
     const other = open(path);
+    engine.db.pragma('busy_timeout = 100');
     await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1), business(B2)]) }));
     expect(other.info().counts.businesses).toBe(2);
     expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');
