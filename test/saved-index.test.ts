@@ -17,24 +17,26 @@ import { PROSPECT_INDEX_FORM, prospectIndex, type ProspectIndex } from '../src/i
 import type { ProspectFilters } from '../src/schemas/filters.js';
 import { SCAN_SQL } from '../src/store/sql/scans.js';
 import type { ProspectsFetchRequestV1 } from '../src/schemas/search.js';
-import { DEMO_DIR, DEMO_LOAD, DEMO_NOW } from './support/demo.js';
+import { DEMO_DIR, DEMO_LOAD, DEMO_NOW, demoEngine } from './support/demo.js';
 import { tempDir } from './support/temp.js';
 
 let path: string;
-/** An in-memory engine over the same snapshot, whose indexes are built from the rows (read only). */
+/**
+ * An in-memory engine over the same snapshot, whose indexes are built from the rows (read only): the
+ * rows of the run's one demo load (`demoEngine`), as `load(DEMO_DIR, DEMO_LOAD)` stores them. The two
+ * tests below that load the demo themselves are about what a load does.
+ */
 let memory: Engine | undefined;
 const inMemory = async (): Promise<Engine> => {
   if (memory) return memory;
-  memory = openEngine({ clock: () => DEMO_NOW });
+  memory = await demoEngine();
   engines.push(memory);
-  await memory.load(DEMO_DIR, DEMO_LOAD);
   return memory;
 };
 beforeAll(async () => {
+  // A copy of the loaded demo file, no index saved in it (as `engine.load` leaves it).
   path = join(tempDir('pdb-saved-'), 'demo.db');
-  const engine = openEngine({ path, clock: () => DEMO_NOW });
-  await engine.load(DEMO_DIR, DEMO_LOAD);
-  engine.close();
+  (await demoEngine({ path })).close();
 });
 
 /** The file `prospectdb load` wrote (by the test of that name). */
