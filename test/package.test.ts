@@ -213,15 +213,25 @@ describe('the entries', () => {
     }
   });
 
-  /** Module URLs a new process resolves when it runs `args` (see support/trace-imports.mjs). */
-  async function resolved(args: string[]): Promise<string[]> {
-    const { stderr } = await run('node', ['--import', './test/support/trace-imports.mjs', ...args], {
-      cwd: ROOT,
-    });
-    return stderr
-      .split('\n')
-      .filter((l) => l.startsWith('resolved '))
-      .map((l) => l.slice('resolved '.length));
+  /**
+   * Module URLs a new process resolves when it runs `args` (see support/trace-imports.mjs). Traced once
+   * per `args` in this file: the entry's graph, which two tests read, is the same in every process.
+   */
+  const traces = new Map<string, Promise<string[]>>();
+  function resolved(args: string[]): Promise<string[]> {
+    const key = JSON.stringify(args);
+    let trace = traces.get(key);
+    if (trace === undefined) {
+      trace = run('node', ['--import', './test/support/trace-imports.mjs', ...args], { cwd: ROOT }).then(
+        ({ stderr }) =>
+          stderr
+            .split('\n')
+            .filter((l) => l.startsWith('resolved '))
+            .map((l) => l.slice('resolved '.length)),
+      );
+      traces.set(key, trace);
+    }
+    return trace;
   }
   const HEAVY = [
     /node_modules\/@modelcontextprotocol\//,
