@@ -1,5 +1,5 @@
 /** Indexes saved in the database file: a later process reads them instead of scanning every row. */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -128,6 +128,28 @@ describe('saved indexes', () => {
       prospectStats(memory, { filters: byRegion }),
     );
     expect(rebuilds()).toBeGreaterThan(0);
+  });
+
+  it('are read from the file the engine opened when another one is renamed over its path', async () => {
+    const memory = await inMemory();
+    const folder = tempDir('pdb-saved-renamed-');
+    const file = join(folder, 'served.db');
+    const other = join(folder, 'other.db');
+    copyFileSync(path, file);
+    copyFileSync(path, other);
+    // The other file: another snapshot, whose saved parts are all stale for the served one's data.
+    const next = new Database(other);
+    next.prepare("UPDATE meta SET value = 'another' WHERE key = 'snapshot_id'").run();
+    next.prepare("UPDATE index_cache SET stamp = 'another'").run();
+    next.close();
+    const reader = openEngine({ path: file, readonly: true, clock: () => DEMO_NOW });
+    engines.push(reader);
+    renameSync(other, file);
+    const prepared = vi.spyOn(reader.db, 'prepare');
+    const filters: ProspectFilters = { job_level: { values: ['manager'] } };
+    expect(prospectStats(reader, { filters })).toEqual(prospectStats(memory, { filters }));
+    // Read from the opened file's saved parts, none rebuilt from its rows.
+    expect(prepared.mock.calls.filter(([sql]) => sql === SCAN_SQL.maxProspectRowid)).toEqual([]);
   });
 
   it('give the same pages and stats as indexes built in memory', async () => {

@@ -59,24 +59,42 @@ const partsReaders = new WeakMap<Db, Db>();
  * The connection to read saved index parts of `db` through: for a read-only file, a second read-only
  * connection to it with a small page cache of its own ({@link PARTS_CACHE_SIZE}), opened on first use
  * and closed by {@link closeDatabase}; `db` itself otherwise (a writer reads what its own transaction
- * wrote). Both see the same parts: each carries the stamp of the data it was built for, checked
- * against `db`'s when read.
+ * wrote; a path that now holds another file). Both see the same parts: each carries the stamp of the
+ * data it was built for, checked against `db`'s when read.
  */
 export function savedPartsReader(db: Db): Db {
   if (!db.readonly || !db.open || db.memory || db.name === '') return db;
   let reader = partsReaders.get(db);
   if (reader === undefined) {
-    reader = new Database(db.name, { readonly: true, fileMustExist: true });
-    reader.pragma(`cache_size = ${PARTS_CACHE_SIZE}`);
-    reader.pragma('mmap_size = 1073741824');
+    reader = openPartsReader(db);
     partsReaders.set(db, reader);
   }
   return reader;
 }
 
+/**
+ * A second connection to `db`'s file, or `db` itself when the path no longer holds the same snapshot
+ * (another file renamed over it since `db` opened: the new file's parts would all be stale here, each
+ * rebuilt instead of read) or cannot be opened again.
+ */
+function openPartsReader(db: Db): Db {
+  let reader: Db | undefined;
+  try {
+    reader = new Database(db.name, { readonly: true, fileMustExist: true });
+    if (getMeta(reader, 'snapshot_id') !== getMeta(db, 'snapshot_id')) throw new Error('another file');
+    reader.pragma(`cache_size = ${PARTS_CACHE_SIZE}`);
+    reader.pragma('mmap_size = 1073741824');
+    return reader;
+  } catch {
+    reader?.close();
+    return db;
+  }
+}
+
 /** Closes `db` and the connection its saved parts were read through, if one was opened. */
 export function closeDatabase(db: Db): void {
-  partsReaders.get(db)?.close();
+  const reader = partsReaders.get(db);
+  if (reader !== undefined && reader !== db) reader.close();
   partsReaders.delete(db);
   if (db.open) db.close();
 }
