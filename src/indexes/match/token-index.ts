@@ -492,30 +492,32 @@ export function documentTokens(index: TokenIndex, i: number): string[] {
  * thousand candidates.
  */
 export function documentWords(index: TokenIndex, i: number): string[] {
-  const count = index.docWords[i] as number;
-  let tok: Int32Array | Uint16Array = index.docTok;
-  let start = index.docStart[i] as number;
-  let end = index.docStart[i + 1] as number;
-  if (count !== end - start || count >= 255) {
-    const r = index.repeats;
-    let lo = 0;
-    let hi = r.docs.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((r.docs[mid] as number) < i) lo = mid + 1;
-      else hi = mid;
-    }
-    tok = r.tok;
-    start = r.start[lo] as number;
-    end = r.start[lo + 1] as number;
-  }
-  const out = new Array<string>(end - start);
-  const decoded = index.words;
-  for (let j = start; j < end; j++) {
-    const v = tok[j] as number;
-    out[j - start] = decoded[v] ??= index.vocab.at(v) as string;
-  }
+  const ids = wordIds(index, i);
+  const out = new Array<string>(ids.length);
+  for (let j = 0; j < ids.length; j++) out[j] = word(index, ids[j] as number);
   return out;
+}
+
+/** The vocabulary ids of document `i`'s words, in their order, repeats kept (a view). */
+function wordIds(index: TokenIndex, i: number): Int32Array | Uint16Array {
+  const count = index.docWords[i] as number;
+  const start = index.docStart[i] as number;
+  const end = index.docStart[i + 1] as number;
+  if (count === end - start && count < 255) return index.docTok.subarray(start, end);
+  const r = index.repeats;
+  let lo = 0;
+  let hi = r.docs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((r.docs[mid] as number) < i) lo = mid + 1;
+    else hi = mid;
+  }
+  return r.tok.subarray(r.start[lo] as number, r.start[lo + 1] as number);
+}
+
+/** Vocabulary word `v`, decoded once per index ({@link TokenIndex.words}). */
+function word(index: TokenIndex, v: number): string {
+  return (index.words[v] ??= index.vocab.at(v) as string);
 }
 
 /** Above this many postings, only the documents sharing the most query tokens are scored. */
@@ -567,8 +569,9 @@ function spacedOtherwise(index: TokenIndex, doc: number, r: Respaced): boolean {
 
 /** The length of document `doc`'s words written without spaces, repeats counted (as the build keyed it). */
 function joinedLength(index: TokenIndex, doc: number): number {
+  const ids = wordIds(index, doc);
   let n = 0;
-  for (const word of documentWords(index, doc)) n += word.length;
+  for (let j = 0; j < ids.length; j++) n += word(index, ids[j] as number).length;
   return Math.min(n, 0xffff);
 }
 
