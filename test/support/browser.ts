@@ -6,7 +6,7 @@
  * it goes to a folder per user in the system temp folder, not to the test file's own (which must be
  * empty when it ends).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
@@ -30,13 +30,28 @@ export async function launchBrowser(): Promise<Browser> {
     if (own === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = own;
   }
-  // The packaged fonts, so text is measured the same on a machine with no fonts installed.
+  // The packaged fonts, so text is measured the same on every machine, fonts installed or not. The
+  // package's own fonts.conf names the folders it unpacks to on AWS Lambda (/tmp/fonts, /opt/fonts…),
+  // not this cache: pointed at it, fontconfig found no font on a fresh machine and every label of the
+  // charts measured 0×0. A config of our own names the folder the fonts are in.
+  const env = { ...process.env };
   const fonts = join(cache, 'fonts');
-  if (existsSync(join(fonts, 'fonts.conf'))) process.env.FONTCONFIG_PATH ??= fonts;
+  if (existsSync(fonts)) {
+    const config = join(cache, 'fontconfig');
+    mkdirSync(config, { recursive: true });
+    writeFileSync(
+      join(config, 'fonts.conf'),
+      `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n` +
+        `  <dir>${fonts}</dir>\n  <cachedir>${join(cache, 'fontconfig-cache')}</cachedir>\n</fontconfig>\n`,
+    );
+    env.FONTCONFIG_PATH = config;
+    delete env.FONTCONFIG_FILE;
+  }
   return puppeteer.launch({
     executablePath,
     args: chromium.args,
     headless: true,
+    env,
     timeout: 60_000,
     protocolTimeout: 60_000,
   });
