@@ -7,7 +7,7 @@
  * Only where the restart can work (Linux, glibc 2.35+, transparent huge pages in madvise mode).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -302,6 +302,34 @@ describe.skipIf(!canRestart)('prospectdb restarted with huge pages', () => {
       expect(serve.log().match(/SIGHUP: now serving/g)).toHaveLength(1);
       // A second SIGINT would end serve at once (exit by signal): one stop, in-flight requests finish.
       process.kill(-serve.proc.pid!, 'SIGINT');
+      expect(await serve.exited).toEqual({ code: 0, signal: null });
+      expect(serve.log().match(/shutting down/g)).toHaveLength(1);
+    });
+
+    it('exits 0 when the parent gets to a Ctrl-C only after the child has stopped', async () => {
+      // On a busy machine the parent may run its relay when the child has served its stop and is
+      // tearing down: its channel to the parent closed, its signal listeners gone. A signal sent then
+      // ended it (and so the parent) by SIGINT. Held with SIGSTOP until the child's channel (fd 3)
+      // is closed, the parent meets that moment every time.
+      const serve = await startServe();
+      const child = childrenOf(serve.proc.pid!)[0]!;
+      process.kill(serve.proc.pid!, 'SIGSTOP');
+      try {
+        process.kill(-serve.proc.pid!, 'SIGINT');
+        const channelOpen = () => {
+          try {
+            readlinkSync(`/proc/${child}/fd/3`);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        // A tight poll: the moment lasts milliseconds.
+        const until = Date.now() + 20_000;
+        while (channelOpen() && Date.now() < until);
+      } finally {
+        process.kill(serve.proc.pid!, 'SIGCONT');
+      }
       expect(await serve.exited).toEqual({ code: 0, signal: null });
       expect(serve.log().match(/shutting down/g)).toHaveLength(1);
     });

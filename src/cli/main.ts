@@ -197,10 +197,15 @@ async function restart(env: Record<string, string>): Promise<number | undefined>
   const early: RelayedSignal[] = [];
   let follows = false;
   let child: ChildProcess | undefined = undefined;
+  // A child that follows gets messages only. Its channel closes only as it exits (Node closes it in
+  // the process's teardown, after the command ended), so a closed channel or a failed send means the
+  // signal is too late to matter; a raw signal then could still land in that teardown, after the
+  // child's listeners are gone, and end a child that was exiting with 0 by that signal (seen once
+  // under load: Ctrl-C of `serve`, the parent's relay handled after the child had stopped).
   const relay = (signal: RelayedSignal) => {
     if (!child) early.push(signal);
-    else if (!follows || !child.connected) child.kill(signal);
-    else child.send({ [SIGNAL_MESSAGE]: signal }, (e) => e && child?.kill(signal));
+    else if (!follows) child.kill(signal);
+    else if (child.connected) child.send({ [SIGNAL_MESSAGE]: signal }, () => {});
   };
   for (const signal of RELAYED_SIGNALS) process.on(signal, relay);
   child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
