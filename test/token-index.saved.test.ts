@@ -124,6 +124,34 @@ describe('saved token index', () => {
   });
 });
 
+describe('names written without spaces', () => {
+  it('find every name of two words or more and 8 letters or more, a repeated word included', () => {
+    fc.assert(
+      fc.property(docsArb, (docs) => {
+        const index = buildTokenIndex(docs.length, (i) => docs[i] as string[]);
+        const { index: paged } = reopen(tokenIndexForm(2), index);
+        docs.forEach((words, i) => {
+          const joined = words.join('');
+          if (words.length < 2 || joined.length < 8) return;
+          expect(sameJoined(index, joined, 1)).toContain(i);
+          expect(sameJoined(paged, joined, 1)).toContain(i);
+        });
+      }),
+      { numRuns: 100 },
+    );
+    // "Walla Walla Foods" written "Wallawallafoods".
+    const repeated = buildTokenIndex(
+      2,
+      (i) =>
+        [
+          ['walla', 'walla', 'foods'],
+          ['walla', 'foods'],
+        ][i]!,
+    );
+    expect(sameJoined(repeated, 'wallawallafoods', 1)).toEqual([0]);
+  });
+});
+
 describe('document words', () => {
   it('are the words of a name in their order, repeats kept, also from a reopened index', () => {
     fc.assert(

@@ -611,10 +611,8 @@ export function sameJoined(index: TokenIndex, text: string, words: number): numb
   const out = new Set<number>();
   spacingCandidates(index.spacing, text, (doc) => {
     if (index.docWords[doc] === words || out.has(doc) || joinedLength(index, doc) !== text.length) return;
-    let joined = '';
-    for (let j = index.docStart[doc] as number; j < (index.docStart[doc + 1] as number); j++)
-      joined += index.vocab.at(index.docTok[j] as number);
-    if (joined === text) out.add(doc);
+    // Its words as indexed, repeats kept: `docTok` holds a repeated word once ("Walla Walla").
+    if (documentWords(index, doc).join('') === text) out.add(doc);
   });
   return [...out].sort((a, b) => a - b);
 }
