@@ -53,6 +53,31 @@ describe('index container', () => {
     expect(back.map).toBeInstanceOf(Map);
   });
 
+  it('keeps a class with a codec in a list of any length; refuses one inside a V8 section', () => {
+    // A facet's postings: sorted rows while sparse, a bitset once dense; more than 256 of them.
+    const postings = Array.from({ length: 300 }, (_, i) => {
+      if (i % 10 !== 0) return Uint32Array.from([i, i + 1]);
+      const b = new Bitset(1000);
+      b.add(i);
+      return b;
+    });
+    const back = roundTrip({ postings }) as { postings: (Uint32Array | Bitset)[] };
+    expect(back.postings).toHaveLength(300);
+    back.postings.forEach((p, i) => {
+      if (i % 10 !== 0) expect(Array.from(p as Uint32Array)).toEqual([i, i + 1]);
+      else {
+        expect(p).toBeInstanceOf(Bitset);
+        expect((p as Bitset).has(i)).toBe(true);
+      }
+    });
+    // Typed arrays alone still take one V8 section.
+    const rows = Array.from({ length: 300 }, (_, i) => Uint32Array.from([i]));
+    expect((roundTrip({ rows }) as { rows: Uint32Array[] }).rows).toEqual(rows);
+    expect(() => encodeIndex({ map: new Map([['k', new Bitset(8)]]) })).toThrow(
+      'index format: a Bitset cannot be saved inside a V8 section',
+    );
+  });
+
   it('wraps the saved bytes: every array is an 8-byte-aligned view, nothing is copied', () => {
     const bytes = alignedCopy([
       encodeIndex({ a: Uint8Array.from([1]), b: Float64Array.from([1, 2]), c: EVERY_ARRAY }),
