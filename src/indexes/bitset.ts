@@ -182,13 +182,18 @@ export class PostingBuilder {
     this.buf[this.length++] = row;
   }
 
-  /** Sorted array while sparse, bitset once denser than one row in 32 of `size`. */
+  /** Sorted array while sparse, bitset once denser than one row in 32 of `size` ({@link postingOf}). */
   finish(size: number): Posting {
-    if (this.length * 32 > size) {
-      const b = new Bitset(size);
-      for (let i = 0; i < this.length; i++) b.add(this.buf[i]!);
-      return b;
-    }
-    return this.buf.slice(0, this.length);
+    return postingOf(this.buf.subarray(0, this.length), size);
   }
+}
+
+/** The posting of `rows` (ascending, distinct): a copy of them while sparse, else a bitset of `size`. */
+export function postingOf(rows: Uint32Array, size: number): Posting {
+  if (rows.length * 32 > size) {
+    const b = new Bitset(size);
+    for (let i = 0; i < rows.length; i++) b.add(rows[i]!);
+    return b;
+  }
+  return rows.slice();
 }

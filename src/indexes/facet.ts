@@ -51,19 +51,24 @@ export class FacetBuilder {
     const postings = this.builders.map((b) => b.finish(size));
     const counts = Uint32Array.from(this.builders, (b) => b.length);
     if (!phrase) return { keys: this.keys, labels: this.labels, postings, counts };
-    const words = new Map<string, number[]>();
-    for (const [key, id] of this.keys) {
-      for (const w of new Set(key.split(' '))) {
-        if (!w) continue;
-        let list = words.get(w);
-        if (!list) words.set(w, (list = []));
-        list.push(id);
-      }
-    }
-    const frozen = new Map<string, Uint32Array>();
-    for (const [w, ids] of words) frozen.set(w, Uint32Array.from(ids).sort());
-    return { keys: this.keys, labels: this.labels, postings, counts, words: frozen };
+    return { keys: this.keys, labels: this.labels, postings, counts, words: phraseWords(this.keys) };
   }
+}
+
+/** A phrase facet's word index: each word of its keys → the ids of the values holding it, ascending. */
+export function phraseWords(keys: ReadonlyMap<string, number>): Map<string, Uint32Array> {
+  const words = new Map<string, number[]>();
+  for (const [key, id] of keys) {
+    for (const w of new Set(key.split(' '))) {
+      if (!w) continue;
+      let list = words.get(w);
+      if (!list) words.set(w, (list = []));
+      list.push(id);
+    }
+  }
+  const frozen = new Map<string, Uint32Array>();
+  for (const [w, ids] of words) frozen.set(w, Uint32Array.from(ids).sort());
+  return frozen;
 }
 
 /** Value ids whose folded key contains the folded phrase as whole words. */

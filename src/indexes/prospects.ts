@@ -1,7 +1,8 @@
 /**
  * In-memory indexes over the `prospects` table, keyed by rowid. Company fields come from the columns the
  * loader derived from the prospect's business; categories are copied from the business index so a
- * prospect filter on `google_category` is one posting lookup. Built once per data version.
+ * prospect filter on `google_category` is one posting lookup. Built once per data version; after a
+ * delta applied by this process, patched from the index saved before it (`prospect-patch.ts`).
  */
 import type { Context } from '../runtime/context.js';
 import { companyKey, foldText } from '../normalise/index.js';
@@ -9,54 +10,21 @@ import { JOB_DEPARTMENTS } from '../schemas/enums.js';
 import { wireCodec, type ProspectFacets } from '../store/wire.js';
 import { Bitset, type PostingBuilder } from './bitset.js';
 import { partedForm } from './parted-form.js';
-import { savedIndex, type SavedForm } from './persist.js';
-import { businessIndex, cityRegionCountryKeys, naicsPrefixes } from './businesses.js';
+import { savedIndex, savedOnly, type SavedForm } from './persist.js';
+import { patchProspectIndex, rowsToIndexAgain } from './prospect-patch.js';
+import { businessIndex, cityRegionCountryKeys, naicsPrefixes, type BusinessIndex } from './businesses.js';
 import type { Csr } from './csr.js';
-import { FacetBuilder, keysById, type Facet } from './facet.js';
+import { FacetBuilder, keysById } from './facet.js';
+import type { ProspectIndex } from './prospect-index.js';
 import { countryId, regionId } from './labels.js';
-import { buildRange, type RangeIndex } from './range.js';
+import { buildRange } from './range.js';
+import type { Db } from '../store/db.js';
+import { takeProspectChanges, type ProspectChanges } from '../store/delta-changes.js';
+import { getMeta } from '../store/open.js';
 import { OTHER_NAMES_SCAN, SCAN_SQL } from '../store/sql/scans.js';
 import { otherNamesOf } from './match/other-names.js';
 
-export interface ProspectIndex {
-  readonly size: number;
-  readonly all: Bitset;
-  readonly facets: {
-    country: Facet;
-    region: Facet;
-    companyCountry: Facet;
-    companyRegion: Facet;
-    cityRegionCountry: Facet;
-    size: Facet;
-    revenue: Facet;
-    age: Facet;
-    locations: Facet;
-    google: Facet;
-    linkedin: Facet;
-    naics: Facet;
-    jobLevel: Facet;
-    jobDepartment: Facet;
-    jobTitle: Facet;
-    skills: Facet;
-    interests: Facet;
-    /** Key: the company key (`companyKey` of the business name); label: the name. */
-    companyName: Facet;
-    /** Key: the company key of each other name of the business (`other_names`); label: that name. */
-    companyOtherName: Facet;
-  };
-  readonly hasEmail: Bitset;
-  readonly hasPhone: Bitset;
-  readonly hasWebsite: Bitset;
-  readonly isPublic: Bitset;
-  readonly totalExperience: RangeIndex;
-  readonly currentRole: RangeIndex;
-  /** Prospects of each business rowid: `rows[start[b] .. start[b + 1])`. */
-  readonly byBusiness: Csr;
-  /** Stats columns (1-based codes, 0 = none): prospect location and main department. */
-  readonly countryOf: Uint8Array;
-  readonly regionOf: Uint16Array;
-  readonly departmentOf: Uint8Array;
-}
+export type { ProspectIndex } from './prospect-index.js';
 
 const DEPARTMENT_ID = new Map<string, number>(JOB_DEPARTMENTS.map((d, i) => [d, i + 1]));
 
@@ -152,13 +120,126 @@ export const PROSPECT_INDEX_FORM: SavedForm<ProspectIndex> = partedForm(
 
 const PROSPECT_INDEX = savedIndex('search.prospectIndex', buildProspectIndex, PROSPECT_INDEX_FORM);
 
+/**
+ * Where a build reads its prospects: every stored one in rowid order ({@link fullScan}), or the few a
+ * delta changed ({@link changedScan}). The same code then indexes either ({@link scanProspects}).
+ */
+interface ProspectScan {
+  /** Max rowid + 1: the bit count of the index's bitsets. */
+  readonly size: number;
+  /** The rows, ascending by rowid, each with a getter of its `facets` blob (called once, in turn). */
+  readonly rows: Iterable<[Row, () => Buffer | null]>;
+  /** A business's columns, by rowid (undefined: not stored). */
+  employer(rowid: number): Employer | undefined;
+  /** A business's other names with their company keys, by rowid. */
+  otherNames(rowid: number): readonly (readonly [key: string, name: string])[] | undefined;
+}
+
 function buildProspectIndex(engine: Context): ProspectIndex {
   const db = engine.db;
+  const changes = takeProspectChanges(db, getMeta(db, 'hash_prospects'));
+  return (
+    (changes && patchedProspectIndex(engine, changes)) ?? scanProspects(businessIndex(engine), fullScan(db))
+  );
+}
+
+/** Maximum rowid + 1 of the prospects: the size of their index. */
+const prospectIndexSize = (db: Db) => (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m + 1;
+
+/** Every stored prospect, its employers and their other names each read once, in rowid order. */
+function fullScan(db: Db): ProspectScan {
+  // The other names of the businesses that have some, by business rowid: [key, name] pairs.
+  const otherNames = new Map<number, [string, string][]>();
+  for (const [rowid, column] of db.prepare(OTHER_NAMES_SCAN).raw().iterate() as IterableIterator<
+    [number, string]
+  >) {
+    otherNames.set(rowid, otherNamePairs(column));
+  }
+  // Each business's columns, by rowid, read once (see `SCAN_SQL.prospects`).
+  const employers: Employer[] = [];
+  for (const e of db.prepare(SCAN_SQL.employers).raw().iterate() as IterableIterator<Employer>) {
+    employers[e[0]] = e;
+  }
+  const facetsOf = facetReader(db);
+  const rows = db.prepare(SCAN_SQL.prospects).raw().iterate() as IterableIterator<Row>;
+  return {
+    size: prospectIndexSize(db),
+    rows: (function* () {
+      for (const row of rows) yield [row, () => facetsOf(row[0])] as [Row, () => Buffer | null];
+    })(),
+    employer: (rowid) => employers[rowid],
+    otherNames: (rowid) => otherNames.get(rowid),
+  };
+}
+
+/** The other names of a stored `other_names` column that have a company key, with it. */
+function otherNamePairs(column: string | null): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const name of otherNamesOf(column)) {
+    const k = companyKey(name);
+    if (k) pairs.push([k, name]);
+  }
+  return pairs;
+}
+
+/**
+ * The prospects at `rows` (ascending; a row no longer stored is skipped), each read by its rowid with
+ * its employer: the rows a delta changed, for {@link patchedProspectIndex}.
+ */
+function changedScan(db: Db, rows: readonly number[]): ProspectScan {
+  const prospect = db.prepare(SCAN_SQL.prospectRow).raw();
+  const employer = db.prepare(SCAN_SQL.employer).raw();
+  const otherNames = db.prepare(SCAN_SQL.otherNamesOf).pluck();
+  const employers = new Map<number, Employer | undefined>();
+  const others = new Map<number, [string, string][]>();
+  return {
+    size: prospectIndexSize(db),
+    rows: (function* () {
+      for (const r of rows) {
+        const values = prospect.get(r) as [...Row, Buffer | null] | undefined;
+        if (values)
+          yield [values.slice(0, -1) as Row, () => values.at(-1) as Buffer | null] as [
+            Row,
+            () => Buffer | null,
+          ];
+      }
+    })(),
+    employer: (rowid) => {
+      if (!employers.has(rowid)) employers.set(rowid, employer.get(rowid) as Employer | undefined);
+      return employers.get(rowid);
+    },
+    otherNames: (rowid) => {
+      let pairs = others.get(rowid);
+      if (!pairs) {
+        pairs = otherNamePairs((otherNames.get(rowid) as string | null | undefined) ?? null);
+        others.set(rowid, pairs);
+      }
+      return pairs;
+    },
+  };
+}
+
+/**
+ * The index saved before a delta (read under the stamp it was saved with) patched for the prospect rows
+ * the delta wrote or deleted (`changes`): those rows, and the first remaining row of each value whose
+ * first row they held, are indexed on their own and merged in (`prospect-patch.ts`). Equal to a build
+ * from every row, value ids and labels included; its cost follows the delta, but for word-wise passes
+ * over the bitsets. `undefined` when the base's index is not saved (a build from every row then).
+ */
+export function patchedProspectIndex(engine: Context, changes: ProspectChanges): ProspectIndex | undefined {
+  const base = savedOnly(engine, 'search.prospectIndex', PROSPECT_INDEX_FORM, changes.baseStamp);
+  if (!base) return undefined;
   const bi = businessIndex(engine);
+  const rows = rowsToIndexAgain(base, changes.rows);
+  const changed = scanProspects(bi, changedScan(engine.db, rows));
+  return patchProspectIndex(base, changed, rows, bi);
+}
+
+/** Indexes the prospects `scan` gives against the business index `bi`. */
+function scanProspects(bi: BusinessIndex, scan: ProspectScan): ProspectIndex {
   const googleKeys = keysById(bi.facets.google);
   const linkedinKeys = keysById(bi.facets.linkedin);
-  const max = (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m;
-  const size = max + 1;
+  const size = scan.size;
   const all = new Bitset(size);
   const hasEmail = new Bitset(size);
   const hasPhone = new Bitset(size);
@@ -192,18 +273,6 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     companyName: new FacetBuilder(),
     companyOtherName: new FacetBuilder(),
   };
-  // The other names of the businesses that have some, by business rowid: [key, name] pairs.
-  const otherNames = new Map<number, [string, string][]>();
-  for (const [rowid, column] of db.prepare(OTHER_NAMES_SCAN).raw().iterate() as IterableIterator<
-    [number, string]
-  >) {
-    const pairs: [string, string][] = [];
-    for (const name of otherNamesOf(column)) {
-      const k = companyKey(name);
-      if (k) pairs.push([k, name]);
-    }
-    otherNames.set(rowid, pairs);
-  }
   // Titles, skills and interests repeat across prospects: each distinct text is folded once.
   const folded = new Map<string, string>();
   const fold = (v: string) => {
@@ -269,40 +338,35 @@ function buildProspectIndex(engine: Context): ProspectIndex {
     copied(out, f.google, bi.googleOf, googleKeys, bi.facets.google.labels, b);
     copied(out, f.linkedin, bi.linkedinOf, linkedinKeys, bi.facets.linkedin.labels, b);
     if (key && name) out.push(f.companyName.posting(key, name));
-    for (const [k, other] of otherNames.get(b) ?? []) out.push(f.companyOtherName.posting(k, other));
+    for (const [k, other] of scan.otherNames(b) ?? []) out.push(f.companyOtherName.posting(k, other));
     return { postings: out, isPublic: Boolean(isPublicCompany), hasWebsite: Boolean(hasSite) };
   };
   const byEmployer: EmployerPostings[] = [];
-
-  // Each business's columns, by rowid, read once (see `SCAN_SQL.prospects`).
-  const employers: Employer[] = [];
-  for (const e of db.prepare(SCAN_SQL.employers).raw().iterate() as IterableIterator<Employer>) {
-    employers[e[0]] = e;
-  }
-  const facetsOf = facetReader(db);
-  const rows = db.prepare(SCAN_SQL.prospects).raw().iterate() as IterableIterator<Row>;
   for (const [
-    row,
-    business_rowid,
-    country_code,
-    region_country_code,
-    job_title,
-    job_level,
-    job_department,
-    total_experience_months,
-    current_role_months,
-    has_email,
-    has_phone,
-  ] of rows) {
+    [
+      row,
+      business_rowid,
+      country_code,
+      region_country_code,
+      job_title,
+      job_level,
+      job_department,
+      total_experience_months,
+      current_role_months,
+      has_email,
+      has_phone,
+    ],
+    facetsOf,
+  ] of scan.rows) {
     const employer =
       business_rowid === null
         ? undefined
         : (byEmployer[business_rowid] ??= employerOf(
             business_rowid,
-            employers[business_rowid] ?? NO_EMPLOYER,
+            scan.employer(business_rowid) ?? NO_EMPLOYER,
           ));
     // The slim `facets` blob, not the full doc: the build decodes ~60 bytes per row instead of ~1.6 KB.
-    const [levels, departments, skills, interests] = wireCodec.unpack(facetsOf(row)!) as ProspectFacets;
+    const [levels, departments, skills, interests] = wireCodec.unpack(facetsOf()!) as ProspectFacets;
     all.add(row);
     if (has_email) hasEmail.add(row);
     if (has_phone) hasPhone.add(row);

@@ -10,9 +10,13 @@ import { prospectCompanyWriter } from './load-companies.js';
 /**
  * Derives again the company columns (and the fetch record, which shows the company's name, website and
  * profile) of the prospects employed by the businesses at `businessRowids` (replaced or deleted) and of
- * those naming a business of `newBusinessIds` that was not stored before. Returns how many.
+ * those naming a business of `newBusinessIds` that was not stored before. Returns their rowids.
  */
-export function refreshCompanies(db: Db, businessRowids: Set<number>, newBusinessIds: Set<string>): number {
+export function refreshCompanies(
+  db: Db,
+  businessRowids: Set<number>,
+  newBusinessIds: Set<string>,
+): Set<number> {
   const targets = new Set<number>();
   const employed = db.prepare(DELTA_SQL.prospectsOfBusiness).pluck();
   for (const rowid of businessRowids) for (const p of employed.iterate(rowid)) targets.add(p as number);
@@ -22,7 +26,7 @@ export function refreshCompanies(db: Db, businessRowids: Set<number>, newBusines
     >)
       if (newBusinessIds.has(id)) targets.add(rowid);
   }
-  if (targets.size === 0) return 0;
+  if (targets.size === 0) return targets;
 
   const companyOf = db.prepare(DELTA_SQL.companyOf);
   const companies = new Map<string, CompanyColumns | undefined>();
@@ -40,5 +44,5 @@ export function refreshCompanies(db: Db, businessRowids: Set<number>, newBusines
     const row = doc.get(rowid) as { business_id: string | null; wire: Buffer; rest: Buffer };
     write(rowid, row, (row.business_id && company(row.business_id)) || NO_COMPANY);
   }
-  return targets.size;
+  return targets;
 }

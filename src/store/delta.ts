@@ -16,6 +16,7 @@ import { STREAMS, type StreamFile, type StreamFormat, type StreamName } from '..
 import { readBatches, type RawRecord } from '../snapshot/read.js';
 import { CODEC_META, codecMeta, fileCodec } from './codec.js';
 import { refreshCompanies } from './delta-companies.js';
+import { handOffProspectChanges } from './delta-changes.js';
 import type { DeltaStreamReport, DeltaOptions, DeltaReport, DeltaRows } from './delta-report.js';
 import { ageBucket } from './derive.js';
 import { COLUMNS } from './load-columns.js';
@@ -147,7 +148,7 @@ export async function applyDelta(
     if (delta.deletions) files.push(await applyDeletions(run, delta.deletions));
     const businesses = of('businesses');
     if (businesses) files.push(await upsertStream(run, businesses));
-    const refreshedProspects = refreshCompanies(db, run.touched.businessRowids, run.touched.newBusinessIds);
+    const refreshed = refreshCompanies(db, run.touched.businessRowids, run.touched.newBusinessIds);
     for (const stream of ['prospects', 'events'] as const) {
       const file = of(stream);
       if (file) files.push(await upsertStream(run, file));
@@ -171,15 +172,24 @@ export async function applyDelta(
     });
     setMeta(db, 'as_of', asOf);
     db.exec('COMMIT');
-    // The next prospect match index build takes these instead of decoding every stored record.
-    if (run.keys) handOffProspectKeys(db, getMeta(db, 'hash_prospects')!, run.keys);
+    if (run.keys) {
+      const hash = getMeta(db, 'hash_prospects')!;
+      // The next prospect match index build takes these instead of decoding every stored record …
+      handOffProspectKeys(db, hash, run.keys);
+      // … and the next prospect search index build patches the base's for the rows changed (unless
+      // every age bucket moved: then every row changed).
+      if (!run.agesMoved) {
+        const rows = new Set([...run.keys.gone, ...refreshed]);
+        handOffProspectChanges(db, hash, { baseStamp: run.keys.baseStamp, rows });
+      }
+    }
     return {
       snapshotId,
       baseSnapshotId: wanted,
       asOf,
       files,
       rows: run.rows,
-      refreshedProspects,
+      refreshedProspects: refreshed.size,
       issues,
       issueCount,
       elapsedMs: performance.now() - started,

@@ -6,6 +6,7 @@
  */
 import { decodeDoc, fileCodec } from './codec.js';
 import { prospectKeys } from './derive.js';
+import { handOff } from './hand-off.js';
 import type { Db } from './open.js';
 import { LOAD_SQL } from './sql/load.js';
 
@@ -49,27 +50,20 @@ export type HandedKeys = ProspectKeys | KeyCarry;
 
 export const isKeyCarry = (keys: HandedKeys): keys is KeyCarry => 'baseStamp' in keys;
 
-/** Hand-offs by database, each valid for the prospects whose file hashed to `hash`. */
-const handed = new WeakMap<Db, { hash: string; keys: HandedKeys }>();
+const keysHandOff = handOff<HandedKeys>();
 
 /**
  * Called by the load (or the delta) once the prospects it wrote are committed (`hash` is their
  * `hash_prospects`).
  */
-export function handOffProspectKeys(db: Db, hash: string, keys: HandedKeys): void {
-  handed.set(db, { hash, keys });
-}
+export const handOffProspectKeys: (db: Db, hash: string, keys: HandedKeys) => void = keysHandOff.give;
 
 /**
  * The keys the load or delta of this process handed off for the prospects now in `db` (and forgets
  * them), or `undefined` when the stored prospects are not the ones it wrote.
  */
-export function takeProspectKeys(db: Db, hash: string | undefined): HandedKeys | undefined {
-  const h = handed.get(db);
-  if (!h || h.hash !== hash) return undefined;
-  handed.delete(db);
-  return h.keys;
-}
+export const takeProspectKeys: (db: Db, hash: string | undefined) => HandedKeys | undefined =
+  keysHandOff.take;
 
 /** The keys of every stored prospect, derived from its stored record as the load derived them. */
 export function prospectKeysOfRecords(db: Db): ProspectKeys {

@@ -81,8 +81,7 @@ function assertNoCodecInside(v: unknown): void {
         walk(k);
         walk(y);
       }
-    }
-    else if (x instanceof Set) for (const y of x) walk(y);
+    } else if (x instanceof Set) for (const y of x) walk(y);
     else if (Array.isArray(x)) for (const y of x) walk(y);
     else for (const y of Object.values(x)) walk(y);
   };

@@ -27,6 +27,8 @@ import {
   KEY_KINDS,
   prospectKeysOfRecords,
   takeProspectKeys,
+  type HandedKeys,
+  type KeyCarry,
   type ProspectKeys,
 } from '../../store/load-keys.js';
 import { getMeta } from '../../store/open.js';
@@ -73,6 +75,8 @@ export interface ProspectMatchIndex {
 
 function build(engine: Context): ProspectMatchIndex {
   const db = engine.db;
+  const handed = takeProspectKeys(db, getMeta(db, 'hash_prospects'));
+  const baseNames = handed !== undefined && isKeyCarry(handed) ? carriedNames(engine, handed) : undefined;
   const companies = businessMatchIndex(engine);
   const maxRowid = (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m;
   const positionOfRowid = new Int32Array(maxRowid + 1).fill(-1);
@@ -90,8 +94,9 @@ function build(engine: Context): ProspectMatchIndex {
     positionOfRowid[rowid] = pos;
     rowids.push(rowid);
     if (rowid !== pos + 1) dense = false;
-    const words = personTokens(fullName);
-    names.push(words.join(' '));
+    const carried = baseNames?.(rowid);
+    const words = carried === undefined ? personTokens(fullName) : carried === '' ? [] : carried.split(' ');
+    names.push(carried ?? words.join(' '));
     for (let i = 0; i < words.length; i++) {
       const w = words[i] as string;
       if (words.indexOf(w) !== i) continue;
@@ -145,7 +150,7 @@ function build(engine: Context): ProspectMatchIndex {
     for (const d of deletions(w)) wordNear.add(d, wid);
   }
 
-  const keys = handedProspectKeys(engine) ?? prospectKeysOfRecords(db);
+  const keys = (handed && keysHandedOver(engine, handed)) ?? prospectKeysOfRecords(db);
   // Each kind's table sized for its keys and their characters up front (`StringKeyTableBuilder`).
   const pairs = KEY_KINDS.map(() => 0);
   const units = KEY_KINDS.map(() => 0);
@@ -263,13 +268,46 @@ export function savedProspectKeys(engine: Context, stamp?: string): ProspectKeys
 
 /**
  * The keys a load or a delta of this process handed off for the prospects now stored (taken: a second
- * call gives `undefined`), a delta's worked out here: the base's, read from its saved match index,
- * for the rows it left alone, and those of the rows it wrote. `undefined` when none were handed off,
- * or the base's saved index is gone (the build then derives them from the records).
+ * call gives `undefined`), a delta's worked out here ({@link keysHandedOver}). `undefined` when none
+ * were handed off, or the base's saved index is gone (the build then derives them from the records).
  */
 export function handedProspectKeys(engine: Context): ProspectKeys | undefined {
   const handed = takeProspectKeys(engine.db, getMeta(engine.db, 'hash_prospects'));
-  if (handed === undefined || !isKeyCarry(handed)) return handed;
+  return handed && keysHandedOver(engine, handed);
+}
+
+/**
+ * The keys of every stored prospect from what a load or a delta handed off: a load's as they are; a
+ * delta's are the base's, read from its saved match index, for the rows it left alone, and those of
+ * the rows it wrote. `undefined` when the base's saved index is gone.
+ */
+function keysHandedOver(engine: Context, handed: HandedKeys): ProspectKeys | undefined {
+  if (!isKeyCarry(handed)) return handed;
   const base = savedProspectKeys(engine, handed.baseStamp);
   return base && carryKeys(base, handed.gone, handed.added);
+}
+
+/**
+ * After a delta, the name words of each prospect it left alone, as the base's saved match index holds
+ * them (a row's name is not read again: `personTokens` was a fifth of this build at 1M prospects): a
+ * lookup by rowid, asked in ascending rowid order, `undefined` for a row the delta wrote (or when the
+ * base's index is not saved: every name is then read from its row).
+ */
+function carriedNames(engine: Context, carry: KeyCarry): ((rowid: number) => string | undefined) | undefined {
+  let base: ProspectMatchIndex | undefined;
+  try {
+    base = savedOnly(engine, 'match.prospects', PROSPECT_MATCH_FORM, carry.baseStamp);
+  } catch {
+    return undefined;
+  }
+  if (!base) return undefined;
+  const { names, rowids, size } = base;
+  let pos = 0;
+  return (rowid) => {
+    if (carry.gone.has(rowid)) return undefined;
+    if (rowids.length === 0) return rowid - 1 < size ? names.at(rowid - 1) : undefined;
+    // Both scans step rowids upwards: the base's position only moves forward.
+    while (pos < size && (rowids[pos] as number) < rowid) pos++;
+    return pos < size && rowids[pos] === rowid ? names.at(pos) : undefined;
+  };
 }

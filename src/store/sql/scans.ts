@@ -1,5 +1,12 @@
 import { LOAD_SQL } from './load.js';
 
+/** A prospect's filter columns, as `indexes/prospects.ts` reads them (its `Row`). */
+const PROSPECT_FILTER_COLUMNS = `rowid, business_rowid, country_code, region_country_code, job_title, job_level,
+       job_department, total_experience_months, current_role_months, has_email, has_phone`;
+/** The columns a prospect's filters read from its employer (`Employer` in `indexes/prospects.ts`). */
+const EMPLOYER_COLUMNS = `rowid, name, name_key, size, revenue, age, locations, country_code, region_country_code,
+       city_region_country, city_name, naics, is_public, has_website`;
+
 /**
  * The scans the in-memory indexes are built from (`indexes/`), once per data version. Their column
  * lists are the builders' `Row` types: a column added here is read there. Prepared where they run (a
@@ -17,9 +24,12 @@ export const SCAN_SQL = {
    * business in its B-tree, and at 1M prospects that scan took 7.9–13.6 s against 2.8–3.2 s for the
    * prospects alone.
    */
-  prospects: `SELECT rowid, business_rowid, country_code, region_country_code, job_title, job_level,
-       job_department, total_experience_months, current_role_months, has_email, has_phone
-       FROM prospects ORDER BY rowid`,
+  prospects: `SELECT ${PROSPECT_FILTER_COLUMNS} FROM prospects ORDER BY rowid`,
+  /**
+   * `indexes/prospect-patch.ts`: one prospect's filter columns and its `facets` blob (the few rows a
+   * delta changed, read by rowid).
+   */
+  prospectRow: `SELECT ${PROSPECT_FILTER_COLUMNS}, facets FROM prospects WHERE rowid = ?`,
   /**
    * `indexes/prospects.ts`: the `facets` blobs of a rowid range, one after another, and their lengths
    * (-1: none), as one row (see `EXPORT_SQL` for the aggregate's order and bytes). Stepping them with
@@ -29,8 +39,10 @@ export const SCAN_SQL = {
   prospectFacets: `SELECT CAST(group_concat(facets, '') AS BLOB), group_concat(coalesce(length(facets), -1))
        FROM prospects WHERE rowid BETWEEN ? AND ?`,
   /** `indexes/prospects.ts`: the columns a prospect's filters read from its employer, in rowid order. */
-  employers: `SELECT rowid, name, name_key, size, revenue, age, locations, country_code, region_country_code,
-       city_region_country, city_name, naics, is_public, has_website FROM businesses ORDER BY rowid`,
+  employers: `SELECT ${EMPLOYER_COLUMNS} FROM businesses ORDER BY rowid`,
+  /** `indexes/prospect-patch.ts`: one employer's columns and its other names, by rowid. */
+  employer: `SELECT ${EMPLOYER_COLUMNS} FROM businesses WHERE rowid = ?`,
+  otherNamesOf: 'SELECT other_names FROM businesses WHERE rowid = ?',
   /** `indexes/events.ts`: business events, newest first. */
   businessEvents: `SELECT e.event_name AS name, e.event_time AS time, b.rowid AS row FROM events e
          JOIN businesses b ON b.business_id = e.entity_id
