@@ -68,6 +68,11 @@ export class KeyIndex {
     }
   }
 
+  /** Code units of every key together (a hint for a table that will hold them). */
+  get unitCount(): number {
+    return this.table.unitCount;
+  }
+
   /** Bytes held by the arrays. */
   get byteLength(): number {
     return this.table.byteLength + this.one.byteLength + this.start.byteLength + this.values.byteLength;
@@ -124,6 +129,27 @@ export class KeyIndex {
     );
   }
 
+  /**
+   * @internal Adds this index's keys to `builder` with their positions moved by `moved` (-1: dropped),
+   * without making a string of any key: a delta carries the base's keys over to the positions of the
+   * rows it left alone. A key none of whose positions is kept is not added.
+   */
+  carryInto(builder: KeyIndexBuilder, moved: (position: number) => number): void {
+    this.table.forEachKey((id, hash, units, from, to) => {
+      const v = this.one[id] as number;
+      if (v >= 0) {
+        const p = moved(v);
+        if (p >= 0) builder.addUnits(hash, units, from, to, p);
+        return;
+      }
+      const g = -2 - v;
+      for (let k = this.start[g] as number; k < (this.start[g + 1] as number); k++) {
+        const p = moved(this.values[k] as number);
+        if (p >= 0) builder.addUnits(hash, units, from, to, p);
+      }
+    });
+  }
+
   /** @internal */
   static wrap(table: StringKeyTable, one: Int32Array, start: Uint32Array, values: Uint32Array): KeyIndex {
     return new KeyIndex(table, one, start, values);
@@ -149,9 +175,23 @@ export class KeyIndexBuilder {
 
   /** Files `position` (0 ≤ position < 2³¹) under `key`; a repeated pair is kept once. */
   add(key: string, position: number): void {
-    if (!(position >= 0 && position <= 0x7fffffff && Number.isInteger(position)))
-      throw new RangeError(`${WHAT}: position ${position} out of range`);
-    const id = this.keys.add(key);
+    checkPosition(position);
+    this.pair(this.keys.add(key), position);
+  }
+
+  /** {@link add} for a key given by its hash and code units (see `StringKeyTableBuilder.addUnits`). */
+  addUnits(
+    hash: number,
+    units: Uint8Array | Uint16Array,
+    start: number,
+    end: number,
+    position: number,
+  ): void {
+    checkPosition(position);
+    this.pair(this.keys.addUnits(hash, units, start, end), position);
+  }
+
+  private pair(id: number, position: number): void {
     if (this.n === this.ids.length) {
       this.ids = grow(this.ids);
       this.positions = grow(this.positions);
@@ -161,7 +201,31 @@ export class KeyIndexBuilder {
     this.n++;
   }
 
-  finish(): KeyIndex {
+  /** Sorts the pairs by position, stably (a counting sort: positions are dense). */
+  private orderByPosition(): void {
+    let max = -1;
+    for (let p = 0; p < this.n; p++)
+      if ((this.positions[p] as number) > max) max = this.positions[p] as number;
+    const start = new Uint32Array(max + 2);
+    for (let p = 0; p < this.n; p++) start[(this.positions[p] as number) + 1]!++;
+    for (let v = 1; v < start.length; v++) start[v]! += start[v - 1]!;
+    const ids = new Uint32Array(this.n);
+    const positions = new Uint32Array(this.n);
+    for (let p = 0; p < this.n; p++) {
+      const at = start[this.positions[p] as number]!++;
+      ids[at] = this.ids[p] as number;
+      positions[at] = this.positions[p] as number;
+    }
+    this.ids = ids;
+    this.positions = positions;
+  }
+
+  /**
+   * The index. A key's positions are in the order they were added; `byPosition` orders them
+   * ascending instead (the order a build that adds rows in order gives), for pairs added out of order.
+   */
+  finish(byPosition = false): KeyIndex {
+    if (byPosition) this.orderByPosition();
     const table = this.keys.finish();
     const size = table.size;
     const count = new Uint32Array(size);
@@ -228,6 +292,11 @@ export class KeyIndexBuilder {
     this.positions = new Uint32Array(0);
     return KeyIndex.wrap(table, one, Uint32Array.from(start), values.slice(0, out));
   }
+}
+
+function checkPosition(position: number): void {
+  if (!(position >= 0 && position <= 0x7fffffff && Number.isInteger(position)))
+    throw new RangeError(`${WHAT}: position ${position} out of range`);
 }
 
 function grow(a: Uint32Array): Uint32Array {

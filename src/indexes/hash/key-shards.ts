@@ -106,6 +106,11 @@ export class KeyShards implements KeyLookup {
     for (let s = 0; s < this.shards.length; s++) yield* this.shards.at(s).entries();
   }
 
+  /** @internal Every shard (reads them all). */
+  parts(): KeyIndex[] {
+    return Array.from({ length: this.shards.length }, (_, s) => this.shards.at(s));
+  }
+
   private shard(h: number): KeyIndex {
     return this.shards.at(shardOf(h, this.bits));
   }

@@ -113,6 +113,11 @@ export class StringKeyTable {
     return this.slots.byteLength + this.units.byteLength + this.offsets.byteLength;
   }
 
+  /** Code units of every key together. */
+  get unitCount(): number {
+    return this.units.length;
+  }
+
   /** The arrays to store (see {@link StringKeyTable.fromSections}). */
   toSections(): Sections {
     return { slots: this.slots, units: this.units, offsets: this.offsets, size: this.size };
@@ -207,6 +212,23 @@ export class StringKeyTable {
     return { tables: parts.map((p) => new StringKeyTable(p.slots, p.units, p.offsets)), shard, local };
   }
 
+  /**
+   * @internal Each key's id, hash (read from its slot) and code units (`units[start .. end)`), in id
+   * order, without making a string: what carries a table's keys into another builder
+   * ({@link StringKeyTableBuilder.addUnits}).
+   */
+  forEachKey(
+    fn: (id: number, hash: number, units: Uint8Array | Uint16Array, start: number, end: number) => void,
+  ): void {
+    const { slots, units, offsets, size } = this;
+    const hashOf = new Uint32Array(size);
+    for (let at = 0; at < slots.length; at += STRIDE) {
+      const id1 = slots[at + 1] as number;
+      if (id1 !== 0) hashOf[id1 - 1] = slots[at] as number;
+    }
+    for (let id = 0; id < size; id++) fn(id, hashOf[id]!, units, offsets[id]!, offsets[id + 1]!);
+  }
+
   /** @internal The builder hands over its arrays. */
   static wrap(slots: Uint32Array, units: Uint8Array | Uint16Array, offsets: Uint32Array): StringKeyTable {
     return new StringKeyTable(slots, units, offsets);
@@ -260,13 +282,48 @@ export class StringKeyTableBuilder {
       }
       i = (i + 1) & this.mask;
     }
-    const id = this.n;
     if (this.used + len > this.units.length) this.units = grow(this.units, this.used + len);
     for (let j = 0; j < len; j++) {
       const c = key.charCodeAt(j);
       if (c > 0xff) this.wide = true;
       this.units[this.used + j] = c;
     }
+    return this.place(i, h, len);
+  }
+
+  /**
+   * The id of the key whose code units are `units[start .. end)` and whose hash (`hashString` of it) is
+   * `hash`, given the next one when new: {@link add} for a key read out of another table, without
+   * making a string of it.
+   */
+  addUnits(hash: number, units: Uint8Array | Uint16Array, start: number, end: number): number {
+    if (this.done) throw new Error(`${WHAT}: add after finish`);
+    const len = end - start;
+    const h = hash >>> 0;
+    let i = h & this.mask;
+    for (;;) {
+      const at = i * STRIDE;
+      const id1 = this.slots[at + 1] as number;
+      if (id1 === 0) break;
+      const from = this.slots[at] === h ? (this.offsets[id1 - 1] as number) : -1;
+      if (from >= 0 && (this.offsets[id1] as number) - from === len) {
+        let j = 0;
+        while (j < len && this.units[from + j] === units[start + j]) j++;
+        if (j === len) return id1 - 1;
+      }
+      i = (i + 1) & this.mask;
+    }
+    if (this.used + len > this.units.length) this.units = grow(this.units, this.used + len);
+    this.units.set(units.subarray(start, end), this.used);
+    if (units instanceof Uint16Array && !this.wide) {
+      for (let j = start; j < end; j++) if ((units[j] as number) > 0xff) this.wide = true;
+    }
+    return this.place(i, h, len);
+  }
+
+  /** Files the key just written at `units[used .. used + len)` in free slot `i`; returns its id. */
+  private place(i: number, h: number, len: number): number {
+    const id = this.n;
     if (id + 2 > this.offsets.length) this.offsets = grow(this.offsets, id + 2);
     this.offsets[id + 1] = this.used + len;
     const at = i * STRIDE;

@@ -9,7 +9,7 @@
  */
 import type { Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
-import { KeyIndexBuilder, type KeyLookup } from '../hash/index.js';
+import { KeyIndex, KeyIndexBuilder, KeyShards, type KeyLookup } from '../hash/index.js';
 import { splitForm } from '../parted-form.js';
 import { Ints, type IntColumn } from '../format/ints.js';
 import { StringList, type StringColumn } from '../format/strings.js';
@@ -76,7 +76,9 @@ export interface ProspectMatchIndex {
 function build(engine: Context): ProspectMatchIndex {
   const db = engine.db;
   const handed = takeProspectKeys(db, getMeta(db, 'hash_prospects'));
-  const baseNames = handed !== undefined && isKeyCarry(handed) ? carriedNames(engine, handed) : undefined;
+  const carry = handed !== undefined && isKeyCarry(handed) ? handed : undefined;
+  const base = carry && savedBase(engine, carry);
+  const baseNames = base && carry && carriedNames(base, carry);
   const companies = businessMatchIndex(engine);
   const maxRowid = (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m;
   const positionOfRowid = new Int32Array(maxRowid + 1).fill(-1);
@@ -150,21 +152,9 @@ function build(engine: Context): ProspectMatchIndex {
     for (const d of deletions(w)) wordNear.add(d, wid);
   }
 
-  const keys = (handed && keysHandedOver(engine, handed)) ?? prospectKeysOfRecords(db);
-  // Each kind's table sized for its keys and their characters up front (`StringKeyTableBuilder`).
-  const pairs = KEY_KINDS.map(() => 0);
-  const units = KEY_KINDS.map(() => 0);
-  for (let i = 0; i < keys.keys.length; i++) {
-    const k = keys.kinds[i] as number;
-    pairs[k] = (pairs[k] as number) + 1;
-    units[k] = (units[k] as number) + (keys.keys[i] as string).length;
-  }
-  const target = KEY_KINDS.map((_, k) => new KeyIndexBuilder(pairs[k], units[k]));
-  for (let i = 0; i < keys.keys.length; i++) {
-    const pos = positionOfRowid[keys.rows[i] as number] ?? -1;
-    if (pos >= 0) target[keys.kinds[i] as number]?.add(keys.keys[i] as string, pos);
-  }
-  const [byEmail, byPhone, byLinkedin] = target as [KeyIndexBuilder, KeyIndexBuilder, KeyIndexBuilder];
+  const [byEmail, byPhone, byLinkedin] =
+    (base && carry && carriedKeyTables(base, carry, positionOfRowid)) ??
+    keyTables((handed && keysHandedOver(engine, handed)) ?? prospectKeysOfRecords(db), positionOfRowid);
   // Words are numbered as first seen: position = id.
   const words = Ids.of(wordId.keys());
   return {
@@ -178,10 +168,73 @@ function build(engine: Context): ProspectMatchIndex {
     business: new Ints(business),
     memberStart,
     members: new Ints(members),
-    byEmail: byEmail.finish(),
-    byPhone: byPhone.finish(),
-    byLinkedin: byLinkedin.finish(),
+    byEmail,
+    byPhone,
+    byLinkedin,
   };
+}
+
+type KeyTables = [byEmail: KeyIndex, byPhone: KeyIndex, byLinkedin: KeyIndex];
+
+/** The key tables of `keys` (their rows at `positionOfRowid`), one per kind of `KEY_KINDS`. */
+function keyTables(keys: ProspectKeys, positionOfRowid: Int32Array): KeyTables {
+  // Each kind's table sized for its keys and their characters up front (`StringKeyTableBuilder`).
+  const pairs = KEY_KINDS.map(() => 0);
+  const units = KEY_KINDS.map(() => 0);
+  for (let i = 0; i < keys.keys.length; i++) {
+    const k = keys.kinds[i] as number;
+    pairs[k] = (pairs[k] as number) + 1;
+    units[k] = (units[k] as number) + (keys.keys[i] as string).length;
+  }
+  const target = KEY_KINDS.map((_, k) => new KeyIndexBuilder(pairs[k], units[k]));
+  for (let i = 0; i < keys.keys.length; i++) {
+    const pos = positionOfRowid[keys.rows[i] as number] ?? -1;
+    if (pos >= 0) target[keys.kinds[i] as number]?.add(keys.keys[i] as string, pos);
+  }
+  return target.map((b) => b.finish()) as KeyTables;
+}
+
+/**
+ * After a delta, the key tables from the base's saved ones (`base`): the keys of the rows the delta
+ * left alone moved to their new positions without making a string of any of them (each key's hash is
+ * in its slot), then the keys of the rows it wrote. A key's positions ascend, as a build from every row
+ * adds them. At 1M prospects, listing the base's 3M keys as strings, merging them with the delta's and
+ * hashing them again took ~3.7 s of the build. `undefined` when a saved shard cannot be read.
+ */
+function carriedKeyTables(
+  base: ProspectMatchIndex,
+  carry: KeyCarry,
+  positionOfRowid: Int32Array,
+): KeyTables | undefined {
+  const gone = new Uint8Array(positionOfRowid.length);
+  for (const r of carry.gone) if (r < gone.length) gone[r] = 1;
+  const { rowids } = base;
+  const moved = (p: number) => {
+    const rowid = rowids.length === 0 ? p + 1 : (rowids[p] as number);
+    return gone[rowid] === 1 ? -1 : (positionOfRowid[rowid] ?? -1);
+  };
+  const { kinds, keys, rows } = carry.added;
+  try {
+    return [base.byEmail, base.byPhone, base.byLinkedin].map((lookup, k) => {
+      const parts = lookup instanceof KeyShards ? lookup.parts() : lookup instanceof KeyIndex ? [lookup] : [];
+      if (parts.length === 0) throw new Error('match.prospects: a key table of another shape');
+      let expectedKeys = 0;
+      let expectedUnits = 0;
+      for (const part of parts) {
+        expectedKeys += part.size;
+        expectedUnits += part.unitCount;
+      }
+      const target = new KeyIndexBuilder(expectedKeys, expectedUnits);
+      for (const part of parts) part.carryInto(target, moved);
+      for (let i = 0; i < keys.length; i++) {
+        const pos = kinds[i] === k ? (positionOfRowid[rows[i] as number] ?? -1) : -1;
+        if (pos >= 0) target.add(keys[i] as string, pos);
+      }
+      return target.finish(true);
+    }) as KeyTables;
+  } catch {
+    return undefined; // the keys are then listed from the base's index, or derived from the records
+  }
 }
 
 const isInts = (v: unknown) => v instanceof Int32Array;
@@ -287,20 +340,21 @@ function keysHandedOver(engine: Context, handed: HandedKeys): ProspectKeys | und
   return base && carryKeys(base, handed.gone, handed.added);
 }
 
-/**
- * After a delta, the name words of each prospect it left alone, as the base's saved match index holds
- * them (a row's name is not read again: `personTokens` was a fifth of this build at 1M prospects): a
- * lookup by rowid, asked in ascending rowid order, `undefined` for a row the delta wrote (or when the
- * base's index is not saved: every name is then read from its row).
- */
-function carriedNames(engine: Context, carry: KeyCarry): ((rowid: number) => string | undefined) | undefined {
-  let base: ProspectMatchIndex | undefined;
+/** The base's saved match index a delta's carry names (`undefined` when it is gone or unreadable). */
+function savedBase(engine: Context, carry: KeyCarry): ProspectMatchIndex | undefined {
   try {
-    base = savedOnly(engine, 'match.prospects', PROSPECT_MATCH_FORM, carry.baseStamp);
+    return savedOnly(engine, 'match.prospects', PROSPECT_MATCH_FORM, carry.baseStamp);
   } catch {
     return undefined;
   }
-  if (!base) return undefined;
+}
+
+/**
+ * After a delta, the name words of each prospect it left alone, as the base's saved match index holds
+ * them (a row's name is not read again: `personTokens` was a fifth of this build at 1M prospects): a
+ * lookup by rowid, asked in ascending rowid order, `undefined` for a row the delta wrote.
+ */
+function carriedNames(base: ProspectMatchIndex, carry: KeyCarry): (rowid: number) => string | undefined {
   const { names, rowids, size } = base;
   let pos = 0;
   return (rowid) => {
