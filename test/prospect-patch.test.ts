@@ -1,8 +1,9 @@
 /**
- * The prospect search index a delta patches (the base's saved index, with the rows the delta changed
- * indexed again) against the oracle: the same index built from every stored row of the same file, by
- * another connection. Compared whole: value ids in order, labels, postings (rows and form), counts,
- * phrase words, ranges, the rows of each business and the stats columns.
+ * The search indexes a delta patches (the base's saved ones, with the rows the delta changed indexed
+ * again) and the prospect match index it carries names and keys into, against the oracle: the same
+ * index built from every stored row of the same file, by another connection. Compared whole: value ids
+ * in order, labels, postings (rows and form), counts, phrase words, ranges, the rows of each business,
+ * the stats columns, names, word postings and key tables.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,11 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { buildIndexes } from '../src/core/warm.js';
 import { openEngine } from '../src/engine.js';
 import { Bitset, type Posting } from '../src/indexes/bitset.js';
+import { businessIndex, patchedBusinessIndex, type BusinessIndex } from '../src/indexes/businesses.js';
 import type { Facet } from '../src/indexes/facet.js';
 import { deletions, prospectMatchIndex, type ProspectMatchIndex } from '../src/indexes/match/prospects.js';
 import { patchedProspectIndex, prospectIndex, type ProspectIndex } from '../src/indexes/prospects.js';
 import type { RangeIndex } from '../src/indexes/range.js';
-import { takeProspectChanges } from '../src/store/delta-changes.js';
+import { DELTA_CHANGES } from '../src/store/delta-changes.js';
 import { getMeta } from '../src/store/open.js';
 import { generateDelta } from '../tools/generate/delta.js';
 import { generateSnapshot } from '../tools/generate/index.js';
@@ -77,6 +79,8 @@ function respell(path: string, seed: number): void {
     for (const k of ['google_category', 'linkedin_category', 'skills', 'interests'])
       if (Array.isArray(r[k])) r[k] = (r[k] as unknown[]).map((v, j) => spell(v, i + j));
     if ('job_title' in r) r.job_title = spell(r.job_title, i);
+    // A NAICS code's description is its first row's that has one.
+    if ('naics_description' in r) r.naics_description = i % 5 === 2 ? null : spell(r.naics_description, i);
     return JSON.stringify(r);
   });
   writeFileSync(path, out.join('\n') + '\n');
@@ -104,6 +108,22 @@ function plainMatch(index: ProspectMatchIndex) {
     memberStart: Array.from(index.memberStart),
     members: column(index.members),
     keys: [index.byEmail, index.byPhone, index.byLinkedin].map(sortedEntries),
+  };
+}
+
+/** The business search index as plain values. */
+function plainBusiness(index: BusinessIndex) {
+  return {
+    size: index.size,
+    facets: Object.fromEntries(
+      Object.entries(index.facets).map(([name, f]) => [name, facet(f as Facet)] as const),
+    ),
+    flags: [index.all, index.hasWebsite, index.isPublic].map(rows),
+    columns: [index.countryOf, index.regionOf, index.sizeOf, index.revenueOf, index.naicsOf].map((c) =>
+      Array.from(c),
+    ),
+    categories: [index.googleOf, index.linkedinOf].map((c) => [Array.from(c.start), Array.from(c.ids)]),
+    naics: [...index.naicsDescription].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
   };
 }
 
@@ -149,13 +169,21 @@ describe('the prospect indexes after a delta', () => {
             for (const stream of ['businesses', 'prospects'])
               respell(join(delta, `${stream}.jsonl`), seed + step);
             await engine.applyDelta(delta, { strict: true });
-            const changes = takeProspectChanges(engine.db, getMeta(engine.db, 'hash_prospects'));
+            const businessChanges = DELTA_CHANGES.businesses.take(
+              engine.db,
+              getMeta(engine.db, 'hash_businesses'),
+            );
+            expect(businessChanges).toBeDefined();
+            const patchedBusinesses = patchedBusinessIndex(engine, businessChanges!);
+            expect(patchedBusinesses).toBeDefined();
+            const changes = DELTA_CHANGES.prospects.take(engine.db, getMeta(engine.db, 'hash_prospects'));
             expect(changes).toBeDefined();
             const patched = patchedProspectIndex(engine, changes!);
             expect(patched).toBeDefined();
             // Another connection has no changes left to it: it indexes every row.
             const oracle = openEngine({ path, readonly: true, state: ':memory:', clock });
             try {
+              expect(plainBusiness(patchedBusinesses!)).toEqual(plainBusiness(businessIndex(oracle)));
               expect(plain(patched!)).toEqual(plain(prospectIndex(oracle)));
               // The match index takes the names and keys of the rows the delta left alone from the
               // base's (the oracle's first: the writable engine saves what it builds).

@@ -9,58 +9,20 @@ import { cityRegionCountry } from '../store/derive.js';
 import { wireCodec, type BusinessFacets } from '../store/wire.js';
 import { Bitset } from './bitset.js';
 import { partedForm } from './parted-form.js';
-import { savedIndex, type SavedForm } from './persist.js';
-import { CsrBuilder, type Csr } from './csr.js';
+import { savedIndex, savedOnly, type SavedForm } from './persist.js';
+import { patchBusinessIndex } from './business-patch.js';
+import { rowsToIndexAgain } from './facet-patch.js';
+import { CsrBuilder } from './csr.js';
+import type { BusinessIndex } from './business-index.js';
 import { FacetBuilder, type Facet } from './facet.js';
 import { countryId, regionId } from './labels.js';
 import { otherNamesOf } from './match/other-names.js';
 import { COMPANY_REVENUES, COMPANY_SIZES, type IntentLevel } from '../schemas/enums.js';
+import { DELTA_CHANGES, type DeltaChanges } from '../store/delta-changes.js';
+import { getMeta } from '../store/open.js';
 import { SCAN_SQL } from '../store/sql/scans.js';
 
-export interface BusinessIndex {
-  /** Max rowid + 1: the bit count of every bitset. */
-  readonly size: number;
-  readonly all: Bitset;
-  readonly facets: {
-    country: Facet;
-    countryOps: Facet;
-    region: Facet;
-    regionOps: Facet;
-    cityRegionCountry: Facet;
-    cityRegionCountryOps: Facet;
-    cityRegion: Facet;
-    size: Facet;
-    revenue: Facet;
-    age: Facet;
-    locations: Facet;
-    google: Facet;
-    linkedin: Facet;
-    naics: Facet;
-    techCategory: Facet;
-    tech: Facet;
-    name: Facet;
-    /** Key: the company key (`companyKey`) of each other name (`other_names`); label: that name. */
-    otherName: Facet;
-    websiteKeywords: Facet;
-    /** Key `folded topic|level`. */
-    intent: Facet;
-    /** Key folded topic; labels are the topics as written (autocomplete). */
-    intentTopic: Facet;
-  };
-  readonly hasWebsite: Bitset;
-  readonly isPublic: Bitset;
-  /** Stats columns: 1-based codes, 0 = none. */
-  readonly countryOf: Uint8Array;
-  readonly regionOf: Uint16Array;
-  readonly sizeOf: Uint8Array;
-  readonly revenueOf: Uint8Array;
-  readonly googleOf: Csr;
-  readonly linkedinOf: Csr;
-  /** 6-digit (or shorter) NAICS code of each row; 0 = none. */
-  readonly naicsOf: Int32Array;
-  /** NAICS code → description, for autocomplete. */
-  readonly naicsDescription: ReadonlyMap<string, string>;
-}
+export type { BusinessIndex } from './business-index.js';
 
 export const INTENT_RANK: Readonly<Record<IntentLevel, number>> = {
   emerging_intent: 0,
@@ -154,8 +116,48 @@ const BUSINESS_INDEX = savedIndex('search.businessIndex', buildBusinessIndex, BU
 
 function buildBusinessIndex(engine: Context): BusinessIndex {
   const db = engine.db;
-  const max = (db.prepare(SCAN_SQL.maxBusinessRowid).get() as { m: number }).m;
-  const size = max + 1;
+  const changes = DELTA_CHANGES.businesses.take(db, getMeta(db, 'hash_businesses'));
+  return (
+    (changes && patchedBusinessIndex(engine, changes)) ??
+    scanBusinesses(db.prepare(SCAN_SQL.businesses).iterate() as IterableIterator<Row>, businessIndexSize(db))
+  );
+}
+
+/** Maximum rowid + 1 of the businesses: the size of their index. */
+const businessIndexSize = (db: Context['db']) =>
+  (db.prepare(SCAN_SQL.maxBusinessRowid).get() as { m: number }).m + 1;
+
+/**
+ * The index saved before a delta (read under the stamp it was saved with) patched for the business
+ * rows the delta wrote or deleted (`changes`; see `facet-patch.ts`): equal to a build from every row.
+ * `undefined` when the base's index is not saved (a build from every row then).
+ */
+export function patchedBusinessIndex(engine: Context, changes: DeltaChanges): BusinessIndex | undefined {
+  const base = savedOnly(engine, 'search.businessIndex', BUSINESS_INDEX_FORM, changes.baseStamp);
+  if (!base) return undefined;
+  const db = engine.db;
+  const size = businessIndexSize(db);
+  const rows = rowsToIndexAgain(Object.values(base.facets) as Facet[], base.size, changes.rows);
+  const row = db.prepare(SCAN_SQL.businessRow);
+  const changed = scanBusinesses(
+    (function* () {
+      for (const r of rows) {
+        const values = row.get(r) as Row | undefined;
+        if (values) yield values;
+      }
+    })(),
+    size,
+  );
+  const facets = db.prepare(SCAN_SQL.businessFacets).pluck();
+  const naicsText = (r: number) => {
+    const blob = facets.get(r) as Buffer | undefined;
+    return blob ? ((wireCodec.unpack(blob) as BusinessFacets)[3] ?? undefined) : undefined;
+  };
+  return patchBusinessIndex(base, changed, rows, naicsText);
+}
+
+/** Indexes the businesses `rows` gives (ascending by rowid) into an index of `size` rows. */
+function scanBusinesses(rows: Iterable<Row>, size: number): BusinessIndex {
   const all = new Bitset(size);
   const hasWebsite = new Bitset(size);
   const isPublic = new Bitset(size);
@@ -207,7 +209,6 @@ function buildBusinessIndex(engine: Context): BusinessIndex {
     return ids;
   };
 
-  const rows = db.prepare(SCAN_SQL.businesses).iterate() as IterableIterator<Row>;
   for (const r of rows) {
     const row = r.rowid;
     // The slim `facets` blob, not the full doc (which carries the large `enrichments` payloads).

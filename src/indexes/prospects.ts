@@ -11,15 +11,16 @@ import { wireCodec, type ProspectFacets } from '../store/wire.js';
 import { Bitset, type PostingBuilder } from './bitset.js';
 import { partedForm } from './parted-form.js';
 import { savedIndex, savedOnly, type SavedForm } from './persist.js';
-import { patchProspectIndex, rowsToIndexAgain } from './prospect-patch.js';
+import { rowsToIndexAgain } from './facet-patch.js';
+import { patchProspectIndex } from './prospect-patch.js';
 import { businessIndex, cityRegionCountryKeys, naicsPrefixes, type BusinessIndex } from './businesses.js';
 import type { Csr } from './csr.js';
-import { FacetBuilder, keysById } from './facet.js';
+import { FacetBuilder, keysById, type Facet } from './facet.js';
 import type { ProspectIndex } from './prospect-index.js';
 import { countryId, regionId } from './labels.js';
 import { buildRange } from './range.js';
 import type { Db } from '../store/db.js';
-import { takeProspectChanges, type ProspectChanges } from '../store/delta-changes.js';
+import { DELTA_CHANGES, type DeltaChanges } from '../store/delta-changes.js';
 import { getMeta } from '../store/open.js';
 import { OTHER_NAMES_SCAN, SCAN_SQL } from '../store/sql/scans.js';
 import { otherNamesOf } from './match/other-names.js';
@@ -137,7 +138,7 @@ interface ProspectScan {
 
 function buildProspectIndex(engine: Context): ProspectIndex {
   const db = engine.db;
-  const changes = takeProspectChanges(db, getMeta(db, 'hash_prospects'));
+  const changes = DELTA_CHANGES.prospects.take(db, getMeta(db, 'hash_prospects'));
   return (
     (changes && patchedProspectIndex(engine, changes)) ?? scanProspects(businessIndex(engine), fullScan(db))
   );
@@ -226,11 +227,11 @@ function changedScan(db: Db, rows: readonly number[]): ProspectScan {
  * from every row, value ids and labels included; its cost follows the delta, but for word-wise passes
  * over the bitsets. `undefined` when the base's index is not saved (a build from every row then).
  */
-export function patchedProspectIndex(engine: Context, changes: ProspectChanges): ProspectIndex | undefined {
+export function patchedProspectIndex(engine: Context, changes: DeltaChanges): ProspectIndex | undefined {
   const base = savedOnly(engine, 'search.prospectIndex', PROSPECT_INDEX_FORM, changes.baseStamp);
   if (!base) return undefined;
   const bi = businessIndex(engine);
-  const rows = rowsToIndexAgain(base, changes.rows);
+  const rows = rowsToIndexAgain(Object.values(base.facets) as Facet[], base.size, changes.rows);
   const changed = scanProspects(bi, changedScan(engine.db, rows));
   return patchProspectIndex(base, changed, rows, bi);
 }

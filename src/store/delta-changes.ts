@@ -1,28 +1,23 @@
 /**
- * The prospect rows a delta wrote or deleted, left for the prospect search index build that follows in
- * the same process (`indexes/prospects.ts`): it patches the base's saved index for those rows instead
- * of indexing every row again. A build elsewhere (another process, or after the hand-off was taken)
- * indexes every row.
+ * The rows a delta wrote or deleted, left for the search index builds that follow in the same process
+ * (`indexes/prospects.ts`, `indexes/businesses.ts`): each patches the base's saved index for those rows
+ * instead of indexing every row again. A build elsewhere (another process, or after the hand-off was
+ * taken) indexes every row.
  */
-import type { Db } from './db.js';
-import { handOff } from './hand-off.js';
+import { handOff, type HandOff } from './hand-off.js';
 
-export interface ProspectChanges {
+export interface DeltaChanges {
   /** The stamp the base's indexes are saved under (`savedIndexStamp` before the delta). */
   baseStamp: string;
   /**
-   * Rowids of the prospects the delta replaced, added or deleted, and of those whose company columns it
-   * derived again (their business changed, or arrived).
+   * Rowids of the records the delta replaced, added or deleted; for prospects, also of those whose
+   * company columns it derived again (their business changed, or arrived).
    */
   rows: ReadonlySet<number>;
 }
 
-const changesHandOff = handOff<ProspectChanges>();
-
-/** Called by the delta once its rows are committed (`hash`: the prospects' new `hash_prospects`). */
-export const handOffProspectChanges: (db: Db, hash: string, changes: ProspectChanges) => void =
-  changesHandOff.give;
-
-/** The changes a delta of this process left for the prospects now in `db` (taken: once). */
-export const takeProspectChanges: (db: Db, hash: string | undefined) => ProspectChanges | undefined =
-  changesHandOff.take;
+/** The hand-off of each stream's changes, keyed by its new `hash_<stream>`. */
+export const DELTA_CHANGES: Readonly<Record<'businesses' | 'prospects', HandOff<DeltaChanges>>> = {
+  businesses: handOff<DeltaChanges>(),
+  prospects: handOff<DeltaChanges>(),
+};

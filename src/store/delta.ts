@@ -16,7 +16,7 @@ import { STREAMS, type StreamFile, type StreamFormat, type StreamName } from '..
 import { readBatches, type RawRecord } from '../snapshot/read.js';
 import { CODEC_META, codecMeta, fileCodec } from './codec.js';
 import { refreshCompanies } from './delta-companies.js';
-import { handOffProspectChanges } from './delta-changes.js';
+import { DELTA_CHANGES } from './delta-changes.js';
 import type { DeltaStreamReport, DeltaOptions, DeltaReport, DeltaRows } from './delta-report.js';
 import { ageBucket } from './derive.js';
 import { COLUMNS } from './load-columns.js';
@@ -45,6 +45,8 @@ interface Touched {
   businessRowids: Set<number>;
   /** Ids of businesses added: stored prospects that named them had no company columns yet. */
   newBusinessIds: Set<string>;
+  /** Rowids of businesses written or deleted (what the business search index is patched for). */
+  written: Set<number>;
 }
 
 interface Run {
@@ -124,7 +126,7 @@ export async function applyDelta(
       events: { inserted: 0, updated: 0, deleted: 0 },
     },
     next: { businesses: 0, prospects: 0, events: 0 },
-    touched: { businessRowids: new Set(), newBusinessIds: new Set() },
+    touched: { businessRowids: new Set(), newBusinessIds: new Set(), written: new Set() },
     digests: [],
     agesMoved: false,
     keys: baseStamp === undefined ? undefined : { baseStamp, gone: new Set(), added: emptyKeys() },
@@ -176,11 +178,14 @@ export async function applyDelta(
       const hash = getMeta(db, 'hash_prospects')!;
       // The next prospect match index build takes these instead of decoding every stored record …
       handOffProspectKeys(db, hash, run.keys);
-      // … and the next prospect search index build patches the base's for the rows changed (unless
-      // every age bucket moved: then every row changed).
+      // … and the next search index builds patch the base's for the rows changed (unless every age
+      // bucket moved: then every row changed).
       if (!run.agesMoved) {
-        const rows = new Set([...run.keys.gone, ...refreshed]);
-        handOffProspectChanges(db, hash, { baseStamp: run.keys.baseStamp, rows });
+        const baseStamp = run.keys.baseStamp;
+        const prospects = new Set([...run.keys.gone, ...refreshed]);
+        DELTA_CHANGES.prospects.give(db, hash, { baseStamp, rows: prospects });
+        const businesses = run.touched.written;
+        DELTA_CHANGES.businesses.give(db, getMeta(db, 'hash_businesses')!, { baseStamp, rows: businesses });
       }
     }
     return {
@@ -278,6 +283,7 @@ async function upsertStream(run: Run, file: StreamFile): Promise<DeltaStreamRepo
       seen.set(id, raw.line);
       const rowid = find.get(id) as number | undefined;
       const written = rowid ?? run.next[stream]++;
+      if (stream === 'businesses') run.touched.written.add(written);
       if (rowid !== undefined) {
         update.run(...item.values, rowid);
         rows.updated++;
@@ -373,7 +379,10 @@ async function applyDeletions(run: Run, file: DeletionsFile): Promise<DeltaStrea
       }
       run.rows[d.stream].deleted++;
       result.applied++;
-      if (d.stream === 'businesses') run.touched.businessRowids.add(rowid);
+      if (d.stream === 'businesses') {
+        run.touched.businessRowids.add(rowid);
+        run.touched.written.add(rowid);
+      }
       if (d.stream === 'prospects') run.keys?.gone.add(rowid);
     }
   }

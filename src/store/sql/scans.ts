@@ -1,5 +1,8 @@
 import { LOAD_SQL } from './load.js';
 
+/** A business's filter columns, as `indexes/businesses.ts` reads them (its `Row`). */
+const BUSINESS_FILTER_COLUMNS = `rowid, name, name_key, country_code, region_country_code, city_name, city_region,
+       city_region_country, size, revenue, age, locations, naics, is_public, has_website, facets, other_names`;
 /** A prospect's filter columns, as `indexes/prospects.ts` reads them (its `Row`). */
 const PROSPECT_FILTER_COLUMNS = `rowid, business_rowid, country_code, region_country_code, job_title, job_level,
        job_department, total_experience_months, current_role_months, has_email, has_phone`;
@@ -16,8 +19,11 @@ export const SCAN_SQL = {
   maxBusinessRowid: 'SELECT coalesce(max(rowid), 0) AS m FROM businesses',
   maxProspectRowid: 'SELECT coalesce(max(rowid), 0) AS m FROM prospects',
   /** `indexes/businesses.ts`: the filter columns and the slim `facets` blob, in rowid order. */
-  businesses: `SELECT rowid, name, name_key, country_code, region_country_code, city_name, city_region, city_region_country,
-       size, revenue, age, locations, naics, is_public, has_website, facets, other_names FROM businesses ORDER BY rowid`,
+  businesses: `SELECT ${BUSINESS_FILTER_COLUMNS} FROM businesses ORDER BY rowid`,
+  /** `indexes/businesses.ts`: one business's filter columns (the few rows a delta changed, by rowid). */
+  businessRow: `SELECT ${BUSINESS_FILTER_COLUMNS} FROM businesses WHERE rowid = ?`,
+  /** `indexes/business-patch.ts`: the slim `facets` blob of one business. */
+  businessFacets: 'SELECT facets FROM businesses WHERE rowid = ?',
   /**
    * `indexes/prospects.ts`: the filter columns, in rowid order. Their employers' columns are read apart
    * (`employers`) and joined in the builder: a `LEFT JOIN businesses` here looked up each prospect's
