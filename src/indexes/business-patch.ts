@@ -7,7 +7,7 @@ import type { Bitset } from './bitset.js';
 import type { BusinessIndex } from './business-index.js';
 import { CsrBuilder, type Csr } from './csr.js';
 import { keysById, type Facet } from './facet.js';
-import { bitsOf, patchBits, patchColumn, patchFacet } from './facet-patch.js';
+import { bitsOf, patchBits, patchColumn, patchFacets } from './facet-patch.js';
 
 /** The facets whose values a phrase finds (`FacetBuilder.finish`'s `phrase`). */
 const PHRASE_FACETS: ReadonlySet<string> = new Set(['websiteKeywords', 'intentTopic']);
@@ -80,10 +80,7 @@ export function patchBusinessIndex(
 ): BusinessIndex {
   const size = changed.size;
   const skip = bitsOf(again, Math.max(size, base.size));
-  const facets = {} as Record<keyof BusinessIndex['facets'], Facet>;
-  for (const name of Object.keys(changed.facets) as (keyof BusinessIndex['facets'])[]) {
-    facets[name] = patchFacet(base.facets[name], changed.facets[name], skip, size, PHRASE_FACETS.has(name));
-  }
+  const facets = patchFacets(base.facets, changed.facets, skip, size, PHRASE_FACETS);
   const valueIds = (name: 'google' | 'linkedin', of: 'googleOf' | 'linkedinOf') =>
     patchValueIds(base[of], base.facets[name], changed[of], changed.facets[name], facets[name], skip, size);
   return {

@@ -126,6 +126,22 @@ export function patchFacet(base: Facet, changed: Facet, again: Bitset, size: num
   return { keys, labels, postings, counts, words: phraseWords(keys) };
 }
 
+/** Every facet of an index patched ({@link patchFacet}); `phrase` names the phrase facets. */
+export function patchFacets<F extends object>(
+  base: F,
+  changed: F,
+  again: Bitset,
+  size: number,
+  phrase: ReadonlySet<string>,
+): F {
+  const out: Record<string, Facet> = {};
+  for (const name of Object.keys(changed)) {
+    const [b, c] = [(base as Record<string, Facet>)[name]!, (changed as Record<string, Facet>)[name]!];
+    out[name] = patchFacet(b, c, again, size, phrase.has(name));
+  }
+  return out as F;
+}
+
 /** `base`'s bits outside `again`, and `changed`'s, over `size` rows. */
 export function patchBits(base: Bitset, changed: Bitset, again: Bitset, size: number): Bitset {
   const out = new Bitset(size);

@@ -6,8 +6,7 @@
 import { Bitset, forEachFrom } from './bitset.js';
 import type { BusinessIndex } from './business-index.js';
 import type { Csr } from './csr.js';
-import type { Facet } from './facet.js';
-import { bitsOf, patchBits, patchColumn, patchFacet } from './facet-patch.js';
+import { bitsOf, patchBits, patchColumn, patchFacets } from './facet-patch.js';
 import type { ProspectIndex } from './prospect-index.js';
 import { buildRange, type RangeIndex } from './range.js';
 
@@ -79,10 +78,7 @@ export function patchProspectIndex(
 ): ProspectIndex {
   const size = changed.size;
   const skip = bitsOf(again, Math.max(size, base.size));
-  const facets = {} as Record<keyof ProspectIndex['facets'], Facet>;
-  for (const name of Object.keys(changed.facets) as (keyof ProspectIndex['facets'])[]) {
-    facets[name] = patchFacet(base.facets[name], changed.facets[name], skip, size, PHRASE_FACETS.has(name));
-  }
+  const facets = patchFacets(base.facets, changed.facets, skip, size, PHRASE_FACETS);
   // A category's label is the business index's, which the delta may have changed for rows it left alone.
   for (const name of CATEGORY_FACETS) {
     const labels = facets[name].labels as string[];
