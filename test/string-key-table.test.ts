@@ -5,7 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StringKeyTable, StringKeyTableBuilder, MAX_LOAD } from '../src/indexes/hash/index.js';
+import {
+  KeyIndex,
+  KeyIndexBuilder,
+  MAX_LOAD,
+  StringKeyTable,
+  StringKeyTableBuilder,
+} from '../src/indexes/hash/index.js';
 import { copiedSections, hashKey } from './support/hash-keys.js';
 
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -174,5 +180,42 @@ describe('StringKeyTable', () => {
     b.add('a');
     b.finish();
     expect(() => b.add('b')).toThrow('StringKeyTable: add after finish');
+  });
+});
+
+describe('KeyIndex.carryInto', () => {
+  it('moves every key to new positions without strings: as adding the moved pairs in position order', () => {
+    // Pairs of a base index; each position moved (or dropped, -1); then keys added at new positions.
+    const pair = fc.tuple(hashKey, fc.nat({ max: 60 }));
+    fc.assert(
+      fc.property(
+        fc.array(pair, { maxLength: 120 }),
+        fc.array(fc.integer({ min: -1, max: 80 }), { minLength: 61, maxLength: 61 }),
+        fc.array(fc.tuple(hashKey, fc.nat({ max: 80 })), { maxLength: 40 }),
+        (pairs, moves, added) => {
+          const base = KeyIndex.of(pairs);
+          const builder = new KeyIndexBuilder();
+          base.carryInto(builder, (p) => moves[p]!);
+          for (const [k, p] of added) builder.add(k, p);
+          const carried = builder.finish(true);
+          // The oracle: every key's positions, moved, added, deduplicated and ascending.
+          const expected = new Map<string, Set<number>>();
+          const put = (k: string, p: number) => {
+            if (p < 0) return;
+            if (!expected.has(k)) expected.set(k, new Set());
+            expected.get(k)!.add(p);
+          };
+          for (const [k, p] of pairs) put(k, moves[p]!);
+          for (const [k, p] of added) put(k, p);
+          expect(carried.size).toBe(expected.size);
+          for (const [k, ps] of expected) {
+            const want = [...ps].sort((a, b) => a - b);
+            expect(carried.get(k)).toEqual(want);
+            expect(carried.only(k)).toBe(want.length === 1 ? want[0] : -2);
+          }
+          for (const [k] of pairs) if (!expected.has(k)) expect(carried.has(k)).toBe(false);
+        },
+      ),
+    );
   });
 });
