@@ -229,3 +229,47 @@ describe('saved indexes', () => {
     expect(rebuilt).toBe(1);
   });
 });
+
+describe('saved search indexes with more than 256 values in a facet', () => {
+  it('read back every posting as rows or a bitset, and answer NAICS filters as a fresh build', async () => {
+    const { generateSnapshot } = await import('../tools/generate/index.js');
+    const { buildIndexes } = await import('../src/core/warm.js');
+    const dir = tempDir('pdb-saved-wide-');
+    // Enough businesses for every NAICS code of the generator: their 2- to 6-digit prefixes are more
+    // than 256 values, and the 2-digit ones hold more than one row in 32 (bitsets).
+    await generateSnapshot({
+      dir: join(dir, 'snap'),
+      businesses: 3000,
+      prospects: 3000,
+      events: 0,
+      seed: 11,
+    });
+    const file = join(dir, 'wide.db');
+    const writer = openEngine({ path: file, state: ':memory:', clock: () => DEMO_NOW });
+    engines.push(writer);
+    await writer.load(join(dir, 'snap'), { threads: 0 });
+    buildIndexes(writer);
+    const reader = openEngine({ path: file, readonly: true, state: ':memory:', clock: () => DEMO_NOW });
+    engines.push(reader);
+    const fresh = openEngine({ state: ':memory:', clock: () => DEMO_NOW });
+    engines.push(fresh);
+    await fresh.load(join(dir, 'snap'), { threads: 0 });
+
+    const naics = prospectIndex(reader).facets.naics;
+    expect(naics.labels.length).toBeGreaterThan(256);
+    for (const index of [prospectIndex(reader), businessIndex(reader)]) {
+      for (const facet of Object.values(index.facets)) {
+        for (const p of facet.postings) expect(p instanceof Bitset || p instanceof Uint32Array).toBe(true);
+      }
+    }
+    expect(naics.postings.some((p) => p instanceof Bitset)).toBe(true);
+    const sectors = [...naics.keys.keys()].filter((k) => k.length === 2);
+    for (const code of sectors) {
+      const filters = { naics_category: { values: [code] } } as ProspectFilters;
+      const request: ProspectsFetchRequestV1 = { mode: 'full', page_size: 5, page: 1, filters };
+      const answer = prospectStats(reader, { filters });
+      expect(answer).toEqual(prospectStats(fresh, { filters }));
+      expect(fetchProspects(reader, request, 1)).toEqual(fetchProspects(fresh, request, 1));
+    }
+  }, 60_000);
+});
