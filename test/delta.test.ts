@@ -491,7 +491,8 @@ describe('applyDeltaFile', () => {
     const snap = join(dir, 'snap');
     await generateSnapshot({ dir: snap, businesses: 30, prospects: 120, events: 40, seed: 3 });
     const delta = join(dir, 'delta');
-    await generateDelta({ base: snap, dir: delta, fraction: 0.1 });
+    const merged = join(dir, 'merged');
+    await generateDelta({ base: snap, dir: delta, merged, fraction: 0.1 });
     const base = join(dir, 'base.db');
     const loader = openEngine({ path: base, state: ':memory:' });
     await loader.load(snap, { threads: 0 });
@@ -526,6 +527,15 @@ describe('applyDeltaFile', () => {
       const stamps = next.db.prepare('SELECT DISTINCT stamp FROM index_cache').pluck().all() as string[];
       expect(stamps.length).toBeGreaterThan(0);
       for (const s of stamps) expect(s.endsWith(`:${info.dataVersion}:${info.snapshotId}`), s).toBe(true);
+      // Its saved indexes (the search indexes patched from the base's, the match keys and names
+      // carried over) answer as a full load of the merged records.
+      const full = openEngine({});
+      try {
+        await full.load(merged, { strict: true, threads: 0 });
+        expect(answers(next, full)).toEqual(answers(full, full));
+      } finally {
+        full.close();
+      }
     } finally {
       await next.state.close();
       next.close();
