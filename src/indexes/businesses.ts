@@ -1,7 +1,8 @@
 /**
  * In-memory indexes over the `businesses` table, keyed by rowid: one facet per filterable field (with
  * and without operating locations for the location filters), flags as bitsets, and dense code columns
- * for stats. Built once per data version through `engine.cached`.
+ * for stats. Built once per data version through `engine.cached`; after a delta applied by this
+ * process, patched from the index saved before it (`business-patch.ts`).
  */
 import type { Context } from '../runtime/context.js';
 import { companyKey, foldText } from '../normalise/index.js';
