@@ -76,6 +76,14 @@ describe('index container', () => {
     expect(() => encodeIndex({ map: new Map([['k', new Bitset(8)]]) })).toThrow(
       'index format: a Bitset cannot be saved inside a V8 section',
     );
+    // Nor any other class: V8 would give it back without its prototype.
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    expect(() => encodeIndex({ point: new Point(1) })).toThrow(
+      'index format: a Point without a codec cannot be saved',
+    );
+    expect(() => encodeIndex({ map: new Map([['k', [new Point(2)]]]) })).toThrow('a Point without a codec');
   });
 
   it('wraps the saved bytes: every array is an 8-byte-aligned view, nothing is copied', () => {

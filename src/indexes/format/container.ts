@@ -76,6 +76,11 @@ function assertNoCodecInside(v: unknown): void {
     const codec = codecOf(x);
     if (codec !== undefined)
       throw new TypeError(`index format: a ${codec.name} cannot be saved inside a V8 section`);
+    // Any other class would come back as a plain object too.
+    if (!V8_KEEPS.has(Object.getPrototypeOf(x) as object | null)) {
+      const name = (x as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+      throw new TypeError(`index format: a ${name} without a codec cannot be saved`);
+    }
     if (x instanceof Map) {
       for (const [k, y] of x) {
         walk(k);
@@ -87,6 +92,18 @@ function assertNoCodecInside(v: unknown): void {
   };
   walk(v);
 }
+
+/** Prototypes whose objects V8's serialisation gives back as they were (typed arrays aside). */
+const V8_KEEPS: ReadonlySet<object | null> = new Set([
+  null,
+  Object.prototype,
+  Array.prototype,
+  Map.prototype,
+  Set.prototype,
+  Date.prototype,
+  RegExp.prototype,
+  ArrayBuffer.prototype,
+]);
 
 /** Arrays of more objects than this go to a V8 section rather than one header node each. */
 const MAX_LISTED = 256;
