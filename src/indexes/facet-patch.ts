@@ -14,7 +14,7 @@ import { Bitset, forEachFrom, postingOf, type Posting } from './bitset.js';
 import { phraseWords, type Facet } from './facet.js';
 
 /** The first row of `p` not in `skip` (or its first row), -1 when there is none. */
-export function firstRow(p: Posting, skip?: Bitset): number {
+function firstRow(p: Posting, skip?: Bitset): number {
   if (p instanceof Bitset) {
     let found = -1;
     forEachFrom(p, 0, (row) => {
@@ -134,11 +134,10 @@ export function patchFacets<F extends object>(
   size: number,
   phrase: ReadonlySet<string>,
 ): F {
+  const from = base as Record<string, Facet>;
   const out: Record<string, Facet> = {};
-  for (const name of Object.keys(changed)) {
-    const [b, c] = [(base as Record<string, Facet>)[name]!, (changed as Record<string, Facet>)[name]!];
-    out[name] = patchFacet(b, c, again, size, phrase.has(name));
-  }
+  for (const [name, facet] of Object.entries(changed as Record<string, Facet>))
+    out[name] = patchFacet(from[name]!, facet, again, size, phrase.has(name));
   return out as F;
 }
 

@@ -5,7 +5,7 @@
  */
 import { Bitset, forEachFrom } from './bitset.js';
 import type { BusinessIndex } from './business-index.js';
-import type { Csr } from './csr.js';
+import { groupByBusiness, type Csr } from './csr.js';
 import { bitsOf, patchBits, patchColumn, patchFacets } from './facet-patch.js';
 import type { ProspectIndex } from './prospect-index.js';
 import { buildRange, type RangeIndex } from './range.js';
@@ -48,21 +48,7 @@ function patchByBusiness(base: Csr, changed: Csr, again: Bitset, size: number, b
   };
   from(base, again);
   from(changed);
-  // As the build groups them: a counting sort by business rowid, rows ascending in each group.
-  const businesses = bi.size + 1;
-  const start = new Uint32Array(businesses + 1);
-  for (let row = 0; row < size; row++) {
-    const b = businessOfRow[row]!;
-    if (b >= 0) start[b + 1]!++;
-  }
-  for (let b = 0; b < businesses; b++) start[b + 1]! += start[b]!;
-  const fill = start.slice(0, businesses);
-  const ids = new Uint32Array(start[businesses]!);
-  for (let row = 0; row < size; row++) {
-    const b = businessOfRow[row]!;
-    if (b >= 0) ids[fill[b]!++] = row;
-  }
-  return { start, ids };
+  return groupByBusiness(businessOfRow, bi.size + 1);
 }
 
 /**

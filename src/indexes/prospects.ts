@@ -14,7 +14,7 @@ import { savedIndex, savedOnly, type SavedForm } from './persist.js';
 import { rowsToIndexAgain } from './facet-patch.js';
 import { patchProspectIndex } from './prospect-patch.js';
 import { businessIndex, cityRegionCountryKeys, naicsPrefixes, type BusinessIndex } from './businesses.js';
-import type { Csr } from './csr.js';
+import { groupByBusiness, type Csr } from './csr.js';
 import { FacetBuilder, keysById, type Facet } from './facet.js';
 import type { ProspectIndex } from './prospect-index.js';
 import { countryId, regionId } from './labels.js';
@@ -128,8 +128,10 @@ const PROSPECT_INDEX = savedIndex('search.prospectIndex', buildProspectIndex, PR
 interface ProspectScan {
   /** Max rowid + 1: the bit count of the index's bitsets. */
   readonly size: number;
-  /** The rows, ascending by rowid, each with a getter of its `facets` blob (called once, in turn). */
-  readonly rows: Iterable<[Row, () => Buffer | null]>;
+  /** The rows, ascending by rowid. */
+  readonly rows: Iterable<Row>;
+  /** The `facets` blob of the row just given by `rows` (asked once per row, in turn). */
+  facets(rowid: number): Buffer | null;
   /** A business's columns, by rowid (undefined: not stored). */
   employer(rowid: number): Employer | undefined;
   /** A business's other names with their company keys, by rowid. */
@@ -161,13 +163,10 @@ function fullScan(db: Db): ProspectScan {
   for (const e of db.prepare(SCAN_SQL.employers).raw().iterate() as IterableIterator<Employer>) {
     employers[e[0]] = e;
   }
-  const facetsOf = facetReader(db);
-  const rows = db.prepare(SCAN_SQL.prospects).raw().iterate() as IterableIterator<Row>;
   return {
     size: prospectIndexSize(db),
-    rows: (function* () {
-      for (const row of rows) yield [row, () => facetsOf(row[0])] as [Row, () => Buffer | null];
-    })(),
+    rows: db.prepare(SCAN_SQL.prospects).raw().iterate() as IterableIterator<Row>,
+    facets: facetReader(db),
     employer: (rowid) => employers[rowid],
     otherNames: (rowid) => otherNames.get(rowid),
   };
@@ -193,18 +192,18 @@ function changedScan(db: Db, rows: readonly number[]): ProspectScan {
   const otherNames = db.prepare(SCAN_SQL.otherNamesOf).pluck();
   const employers = new Map<number, Employer | undefined>();
   const others = new Map<number, [string, string][]>();
+  let facets: Buffer | null = null;
   return {
     size: prospectIndexSize(db),
     rows: (function* () {
       for (const r of rows) {
         const values = prospect.get(r) as [...Row, Buffer | null] | undefined;
-        if (values)
-          yield [values.slice(0, -1) as Row, () => values.at(-1) as Buffer | null] as [
-            Row,
-            () => Buffer | null,
-          ];
+        if (!values) continue;
+        facets = values.at(-1) as Buffer | null;
+        yield values.slice(0, -1) as Row;
       }
     })(),
+    facets: () => facets,
     employer: (rowid) => {
       if (!employers.has(rowid)) employers.set(rowid, employer.get(rowid) as Employer | undefined);
       return employers.get(rowid);
@@ -251,7 +250,7 @@ function scanProspects(bi: BusinessIndex, scan: ProspectScan): ProspectIndex {
   const departmentOf = new Uint8Array(size);
   const experience: { row: number; value: number }[] = [];
   const role: { row: number; value: number }[] = [];
-  const businessCount = new Uint32Array(bi.size + 1);
+  const businesses = bi.size + 1;
   const businessOfRow = new Int32Array(size).fill(-1);
   const f = {
     country: new FacetBuilder(),
@@ -344,20 +343,17 @@ function scanProspects(bi: BusinessIndex, scan: ProspectScan): ProspectIndex {
   };
   const byEmployer: EmployerPostings[] = [];
   for (const [
-    [
-      row,
-      business_rowid,
-      country_code,
-      region_country_code,
-      job_title,
-      job_level,
-      job_department,
-      total_experience_months,
-      current_role_months,
-      has_email,
-      has_phone,
-    ],
-    facetsOf,
+    row,
+    business_rowid,
+    country_code,
+    region_country_code,
+    job_title,
+    job_level,
+    job_department,
+    total_experience_months,
+    current_role_months,
+    has_email,
+    has_phone,
   ] of scan.rows) {
     const employer =
       business_rowid === null
@@ -367,7 +363,7 @@ function scanProspects(bi: BusinessIndex, scan: ProspectScan): ProspectIndex {
             scan.employer(business_rowid) ?? NO_EMPLOYER,
           ));
     // The slim `facets` blob, not the full doc: the build decodes ~60 bytes per row instead of ~1.6 KB.
-    const [levels, departments, skills, interests] = wireCodec.unpack(facetsOf()!) as ProspectFacets;
+    const [levels, departments, skills, interests] = wireCodec.unpack(scan.facets(row)!) as ProspectFacets;
     all.add(row);
     if (has_email) hasEmail.add(row);
     if (has_phone) hasPhone.add(row);
@@ -384,8 +380,7 @@ function scanProspects(bi: BusinessIndex, scan: ProspectScan): ProspectIndex {
     if (employer) {
       for (const p of employer.postings) p.push(row);
       const b = business_rowid!;
-      if (b < businessCount.length) {
-        businessCount[b]!++;
+      if (b < businesses) {
         businessOfRow[row] = b;
       }
     }
@@ -399,16 +394,6 @@ function scanProspects(bi: BusinessIndex, scan: ProspectScan): ProspectIndex {
     }
     texts(f.skills, skills, row);
     texts(f.interests, interests, row);
-  }
-
-  // Prospects grouped by business rowid (counting sort keeps rows ascending inside each group).
-  const start = new Uint32Array(businessCount.length + 1);
-  for (let b = 0; b < businessCount.length; b++) start[b + 1] = start[b]! + businessCount[b]!;
-  const fill = start.slice(0, businessCount.length);
-  const grouped = new Uint32Array(start[businessCount.length]!);
-  for (let row = 0; row < size; row++) {
-    const b = businessOfRow[row]!;
-    if (b >= 0) grouped[fill[b]!++] = row;
   }
 
   const phrase = new Set(['jobTitle', 'skills', 'interests']);
@@ -426,7 +411,7 @@ function scanProspects(bi: BusinessIndex, scan: ProspectScan): ProspectIndex {
     isPublic,
     totalExperience: buildRange(experience, size),
     currentRole: buildRange(role, size),
-    byBusiness: { start, ids: grouped },
+    byBusiness: groupByBusiness(businessOfRow, businesses),
     countryOf,
     regionOf,
     departmentOf,

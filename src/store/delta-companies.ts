@@ -9,8 +9,9 @@ import { prospectCompanyWriter } from './load-companies.js';
 
 /**
  * Derives again the company columns (and the fetch record, which shows the company's name, website and
- * profile) of the prospects employed by the businesses at `businessRowids` (replaced or deleted) and of
- * those naming a business of `newBusinessIds` that was not stored before. Returns their rowids.
+ * profile) of the prospects employed by the businesses at `businessRowids` (written or deleted; a new
+ * one employs none yet) and of those naming a business of `newBusinessIds` that was not stored before.
+ * Returns their rowids.
  */
 export function refreshCompanies(
   db: Db,

@@ -41,12 +41,13 @@ const APPLY_CACHE_SIZE = -16384;
 
 /** What the business steps leave for the company refresh. */
 interface Touched {
-  /** Rowids of businesses replaced or deleted: their prospects are found by `business_rowid`. */
+  /**
+   * Rowids of businesses written or deleted: their prospects are found by `business_rowid` (a new
+   * rowid has none), and the business search index is patched for them.
+   */
   businessRowids: Set<number>;
   /** Ids of businesses added: stored prospects that named them had no company columns yet. */
   newBusinessIds: Set<string>;
-  /** Rowids of businesses written or deleted (what the business search index is patched for). */
-  written: Set<number>;
 }
 
 interface Run {
@@ -126,7 +127,7 @@ export async function applyDelta(
       events: { inserted: 0, updated: 0, deleted: 0 },
     },
     next: { businesses: 0, prospects: 0, events: 0 },
-    touched: { businessRowids: new Set(), newBusinessIds: new Set(), written: new Set() },
+    touched: { businessRowids: new Set(), newBusinessIds: new Set() },
     digests: [],
     agesMoved: false,
     keys: baseStamp === undefined ? undefined : { baseStamp, gone: new Set(), added: emptyKeys() },
@@ -184,7 +185,7 @@ export async function applyDelta(
         const baseStamp = run.keys.baseStamp;
         const prospects = new Set([...run.keys.gone, ...refreshed]);
         DELTA_CHANGES.prospects.give(db, hash, { baseStamp, rows: prospects });
-        const businesses = run.touched.written;
+        const businesses = run.touched.businessRowids;
         DELTA_CHANGES.businesses.give(db, getMeta(db, 'hash_businesses')!, { baseStamp, rows: businesses });
       }
     }
@@ -283,11 +284,10 @@ async function upsertStream(run: Run, file: StreamFile): Promise<DeltaStreamRepo
       seen.set(id, raw.line);
       const rowid = find.get(id) as number | undefined;
       const written = rowid ?? run.next[stream]++;
-      if (stream === 'businesses') run.touched.written.add(written);
+      if (stream === 'businesses') run.touched.businessRowids.add(written);
       if (rowid !== undefined) {
         update.run(...item.values, rowid);
         rows.updated++;
-        if (stream === 'businesses') run.touched.businessRowids.add(rowid);
       } else {
         insert.run(written, ...item.values);
         rows.inserted++;
@@ -379,10 +379,7 @@ async function applyDeletions(run: Run, file: DeletionsFile): Promise<DeltaStrea
       }
       run.rows[d.stream].deleted++;
       result.applied++;
-      if (d.stream === 'businesses') {
-        run.touched.businessRowids.add(rowid);
-        run.touched.written.add(rowid);
-      }
+      if (d.stream === 'businesses') run.touched.businessRowids.add(rowid);
       if (d.stream === 'prospects') run.keys?.gone.add(rowid);
     }
   }

@@ -75,12 +75,14 @@ export interface ProspectMatchIndex {
 
 function build(engine: Context): ProspectMatchIndex {
   const db = engine.db;
+  const maxRowid = (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m;
   const handed = takeProspectKeys(db, getMeta(db, 'hash_prospects'));
   const carry = handed !== undefined && isKeyCarry(handed) ? handed : undefined;
   const base = carry && savedBase(engine, carry);
-  const baseNames = base && carry && carriedNames(base, carry);
+  // The rows the delta wrote or deleted, by rowid (a deleted one may lie past the last row now stored).
+  const gone = carry && flags(carry.gone);
+  const baseNames = base && gone && carriedNames(base, gone);
   const companies = businessMatchIndex(engine);
-  const maxRowid = (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m;
   const positionOfRowid = new Int32Array(maxRowid + 1).fill(-1);
   const rowids: number[] = [];
   let dense = true;
@@ -153,7 +155,7 @@ function build(engine: Context): ProspectMatchIndex {
   }
 
   const [byEmail, byPhone, byLinkedin] =
-    (base && carry && carriedKeyTables(base, carry, positionOfRowid)) ??
+    (base && carry && gone && carriedKeyTables(base, gone, carry.added, positionOfRowid)) ??
     keyTables((handed && keysHandedOver(engine, handed)) ?? prospectKeysOfRecords(db), positionOfRowid);
   // Words are numbered as first seen: position = id.
   const words = Ids.of(wordId.keys());
@@ -203,17 +205,16 @@ function keyTables(keys: ProspectKeys, positionOfRowid: Int32Array): KeyTables {
  */
 function carriedKeyTables(
   base: ProspectMatchIndex,
-  carry: KeyCarry,
+  gone: Uint8Array,
+  added: ProspectKeys,
   positionOfRowid: Int32Array,
 ): KeyTables | undefined {
-  const gone = new Uint8Array(positionOfRowid.length);
-  for (const r of carry.gone) if (r < gone.length) gone[r] = 1;
   const { rowids } = base;
   const moved = (p: number) => {
     const rowid = rowids.length === 0 ? p + 1 : (rowids[p] as number);
     return gone[rowid] === 1 ? -1 : (positionOfRowid[rowid] ?? -1);
   };
-  const { kinds, keys, rows } = carry.added;
+  const { kinds, keys, rows } = added;
   try {
     return [base.byEmail, base.byPhone, base.byLinkedin].map((lookup, k) => {
       const parts = lookup instanceof KeyShards ? lookup.parts() : lookup instanceof KeyIndex ? [lookup] : [];
@@ -340,6 +341,15 @@ function keysHandedOver(engine: Context, handed: HandedKeys): ProspectKeys | und
   return base && carryKeys(base, handed.gone, handed.added);
 }
 
+/** A flag per rowid up to the largest of `rows`: 1 for each of `rows`. */
+function flags(rows: ReadonlySet<number>): Uint8Array {
+  let max = 0;
+  for (const r of rows) if (r > max) max = r;
+  const out = new Uint8Array(max + 1);
+  for (const r of rows) out[r] = 1;
+  return out;
+}
+
 /** The base's saved match index a delta's carry names (`undefined` when it is gone or unreadable). */
 function savedBase(engine: Context, carry: KeyCarry): ProspectMatchIndex | undefined {
   try {
@@ -354,11 +364,11 @@ function savedBase(engine: Context, carry: KeyCarry): ProspectMatchIndex | undef
  * them (a row's name is not read again: `personTokens` was a fifth of this build at 1M prospects): a
  * lookup by rowid, asked in ascending rowid order, `undefined` for a row the delta wrote.
  */
-function carriedNames(base: ProspectMatchIndex, carry: KeyCarry): (rowid: number) => string | undefined {
+function carriedNames(base: ProspectMatchIndex, gone: Uint8Array): (rowid: number) => string | undefined {
   const { names, rowids, size } = base;
   let pos = 0;
   return (rowid) => {
-    if (carry.gone.has(rowid)) return undefined;
+    if (gone[rowid] === 1) return undefined;
     if (rowids.length === 0) return rowid - 1 < size ? names.at(rowid - 1) : undefined;
     // Both scans step rowids upwards: the base's position only moves forward.
     while (pos < size && (rowids[pos] as number) < rowid) pos++;
