@@ -103,10 +103,12 @@ export async function applyDeltaFile(options: DeltaFileOptions): Promise<DeltaFi
     );
   }
   // The delta reader and the file copy are imported by the first call (not with the package).
-  const [{ resolveDelta }, { copySnapshotFile }] = await Promise.all([
-    import('../snapshot/delta.js'),
-    import('../store/delta-copy.js'),
-  ]);
+  const [{ resolveDelta }, { copySnapshotFile, flushInBackground }, { leaveWal, restoreWal }] =
+    await Promise.all([
+      import('../snapshot/delta.js'),
+      import('../store/delta-copy.js'),
+      import('../store/load-journal.js'),
+    ]);
   // The cheap refusals first: a wrong base is named before the base is copied.
   const manifest = resolveDelta(delta).manifest;
   const baseDb = openDatabase(base, { readonly: true });
@@ -132,6 +134,7 @@ export async function applyDeltaFile(options: DeltaFileOptions): Promise<DeltaFi
     const copyStarted = performance.now();
     const method = await copySnapshotFile(base, tmp, copy);
     const copyMs = performance.now() - copyStarted;
+    const flushed = flushInBackground(tmp);
     walWithoutSync(tmp);
     // The state is not this file's business: kept in memory for the build.
     const engine = openEngine({ path: tmp, state: ':memory:' });
@@ -141,12 +144,19 @@ export async function applyDeltaFile(options: DeltaFileOptions): Promise<DeltaFi
       // A file nobody reads until it is renamed into place: no syncs while it is written (a crash
       // leaves a temp file to delete, never a damaged snapshot); settling it below writes it whole.
       engine.db.pragma('synchronous = OFF');
+      // A rollback journal while the rows change, as a load does (`load-journal.ts`): each page the
+      // delta writes goes to the file once, not to the log and then to the file (1M prospects: the
+      // apply 6.0–6.4 → 5.5 s, closing the file 0.4–0.7 s → 0.02 s). WAL again for the index build,
+      // whose workers read the file while this thread writes it.
+      const journal = leaveWal(engine.db);
       report = await engine.applyDelta(delta, deltaOptions);
+      if (journal) restoreWal(engine.db);
       indexMs = await buildIndexesThreaded(engine, { threads });
     } finally {
       await engine.state.close();
       engine.close();
     }
+    await flushed;
     settleSnapshotFile(tmp);
     renameSync(tmp, out);
     return { ...report, out, copy: { method, ms: copyMs }, indexMs };

@@ -67,7 +67,7 @@ interface Run {
    * The prospects' match keys carried over (`KeyCarry`): the stamp the base's saved match index (which
    * holds its keys) is saved under, the rows replaced or deleted, the keys of the rows written.
    */
-  keys?: { baseStamp: string; gone: Set<number>; added: ProspectKeys };
+  keys?: { baseStamp: string; gone: Set<number>; added: ProspectKeys; refreshed: Set<number> };
 }
 
 /**
@@ -130,7 +130,10 @@ export async function applyDelta(
     touched: { businessRowids: new Set(), newBusinessIds: new Set() },
     digests: [],
     agesMoved: false,
-    keys: baseStamp === undefined ? undefined : { baseStamp, gone: new Set(), added: emptyKeys() },
+    keys:
+      baseStamp === undefined
+        ? undefined
+        : { baseStamp, gone: new Set(), added: emptyKeys(), refreshed: new Set() },
   };
   for (const s of STREAMS) run.next[s] = (db.prepare(maxRowidSql(s)).pluck().get() as number) + 1;
 
@@ -152,6 +155,7 @@ export async function applyDelta(
     const businesses = of('businesses');
     if (businesses) files.push(await upsertStream(run, businesses));
     const refreshed = refreshCompanies(db, run.touched.businessRowids, run.touched.newBusinessIds);
+    if (run.keys) run.keys.refreshed = refreshed;
     for (const stream of ['prospects', 'events'] as const) {
       const file = of(stream);
       if (file) files.push(await upsertStream(run, file));

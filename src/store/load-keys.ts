@@ -43,6 +43,8 @@ export interface KeyCarry {
   baseStamp: string;
   gone: ReadonlySet<number>;
   added: ProspectKeys;
+  /** Rows whose company columns the delta derived again (their employer may have changed). */
+  refreshed: ReadonlySet<number>;
 }
 
 /** What a load or a delta hands the next prospect match index build. */

@@ -6,6 +6,8 @@
  * per company (word → the company's prospects with that word, plus one-deletion neighbours of each word
  * for typos) so a name is looked up among a 100,000-person company without reading every employee.
  * Typed arrays throughout, saved in the file (`indexes/persist.ts`) and reopened without decoding.
+ * After a delta of this process, the base's saved index is patched for the rows the delta changed
+ * (`prospect-match-patch.ts`) instead of every row being read again.
  */
 import type { Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
@@ -15,7 +17,8 @@ import { Ints, type IntColumn } from '../format/ints.js';
 import { StringList, type StringColumn } from '../format/strings.js';
 import { Ids, NearTable } from '../format/tables.js';
 import { savedIndex, savedOnly, type SavedForm } from '../persist.js';
-import { businessMatchIndex } from './businesses.js';
+import { BUSINESS_MATCH_FORM, businessMatchIndex, type BusinessMatchIndex } from './businesses.js';
+import { patchMatchRows, type MatchRows } from './prospect-match-patch.js';
 import { tableIds } from './table-ids.js';
 import type { Db } from '../../store/db.js';
 import { SCAN_SQL } from '../../store/sql/scans.js';
@@ -75,46 +78,24 @@ export interface ProspectMatchIndex {
 
 function build(engine: Context): ProspectMatchIndex {
   const db = engine.db;
-  const maxRowid = (db.prepare(SCAN_SQL.maxProspectRowid).get() as { m: number }).m;
   const handed = takeProspectKeys(db, getMeta(db, 'hash_prospects'));
   const carry = handed !== undefined && isKeyCarry(handed) ? handed : undefined;
   const base = carry && savedBase(engine, carry);
   // The rows the delta wrote or deleted, by rowid (a deleted one may lie past the last row now stored).
   const gone = carry && flags(carry.gone);
-  const baseNames = base && gone && carriedNames(base, gone);
+  // Read before the business match index of the data now is built (and saved over the base's).
+  const baseCompanies = base && carry && savedBusinessRowids(engine, carry);
   const companies = businessMatchIndex(engine);
-  const positionOfRowid = new Int32Array(maxRowid + 1).fill(-1);
-  const rowids: number[] = [];
+  const rows =
+    (base && carry && baseCompanies && patchedRows(engine, base, carry, baseCompanies, companies)) ??
+    scannedRows(db, companies, base && gone && carriedNames(base, gone));
+  const { rowids, business } = rows;
+  const positionOfRowid = new Int32Array((rowids.length === 0 ? 0 : (rowids.at(-1) as number)) + 1).fill(-1);
   let dense = true;
-  const employer: number[] = [];
-  const names: string[] = [];
-  const wordId = new Map<string, number>();
-  const wordCount: number[] = [];
-  const rows = db.prepare(SCAN_SQL.matchProspects).raw().iterate() as IterableIterator<
-    [number, number | null, string]
-  >;
-  for (const [rowid, businessRowid, fullName] of rows) {
-    const pos = rowids.length;
-    positionOfRowid[rowid] = pos;
-    rowids.push(rowid);
-    if (rowid !== pos + 1) dense = false;
-    const carried = baseNames?.(rowid);
-    const words = carried === undefined ? personTokens(fullName) : carried === '' ? [] : carried.split(' ');
-    names.push(carried ?? words.join(' '));
-    for (let i = 0; i < words.length; i++) {
-      const w = words[i] as string;
-      if (words.indexOf(w) !== i) continue;
-      let wid = wordId.get(w);
-      if (wid === undefined) {
-        wid = wordCount.length;
-        wordId.set(w, wid);
-        wordCount.push(0);
-      }
-      wordCount[wid] = (wordCount[wid] as number) + 1;
-    }
-    employer.push(businessRowid === null ? -1 : (companies.positionOfRowid[businessRowid] ?? -1));
+  for (let pos = 0; pos < rowids.length; pos++) {
+    positionOfRowid[rowids[pos] as number] = pos;
+    if (rowids[pos] !== pos + 1) dense = false;
   }
-  const business = Int32Array.from(employer);
 
   const memberStart = new Int32Array(companies.size + 1);
   for (const b of business) if (b >= 0) memberStart[b + 1] = (memberStart[b + 1] as number) + 1;
@@ -128,13 +109,93 @@ function build(engine: Context): ProspectMatchIndex {
     members[fill[b] as number] = p;
     fill[b] = (fill[b] as number) + 1;
   }
+  const { wordStart, wordPost } = 'wordPost' in rows ? rows : wordPostings(rows, members);
+  const wordNear = NearTable.builder();
+  for (const [wid, w] of rows.words.entries()) {
+    if (w.length < MIN_FUZZY_WORD) continue;
+    for (const d of deletions(w)) wordNear.add(d, wid);
+  }
 
-  // Word postings (CSR), each word's prospects ordered by employer so a company's run is one range.
-  const wordStart = new Int32Array(wordCount.length + 1);
-  for (let w = 0; w < wordCount.length; w++)
-    wordStart[w + 1] = (wordStart[w] as number) + (wordCount[w] as number);
-  const wordPost = new Int32Array(wordStart[wordCount.length] as number);
-  const wordFill = wordStart.slice(0, wordCount.length);
+  const [byEmail, byPhone, byLinkedin] =
+    (base && carry && gone && carriedKeyTables(base, gone, carry.added, positionOfRowid)) ??
+    keyTables((handed && keysHandedOver(engine, handed)) ?? prospectKeysOfRecords(db), positionOfRowid);
+  return {
+    size: rowids.length,
+    rowids: dense ? new Int32Array(0) : rowids,
+    names: StringList.of(rows.names),
+    // Words are numbered as first seen: position = id.
+    wordId: Ids.of(rows.words),
+    wordNear: wordNear.finish(),
+    wordStart,
+    wordPost: new Ints(wordPost),
+    business: new Ints(business),
+    memberStart,
+    members: new Ints(members),
+    byEmail,
+    byPhone,
+    byLinkedin,
+  };
+}
+
+/** The rows of every stored prospect, read in rowid order; their words counted, not yet posted. */
+interface ScannedRows extends Omit<MatchRows, 'wordStart' | 'wordPost'> {
+  wordId: Map<string, number>;
+  /** Prospects with each word, by word id. */
+  counts: number[];
+}
+
+/**
+ * Every stored prospect's rowid, employer and name words (`baseNames`: after a delta, the words of the
+ * rows it left alone, from the base's saved index).
+ */
+function scannedRows(
+  db: Db,
+  companies: BusinessMatchIndex,
+  baseNames?: (rowid: number) => string | undefined,
+): ScannedRows {
+  const rowids: number[] = [];
+  const employer: number[] = [];
+  const names: string[] = [];
+  const wordId = new Map<string, number>();
+  const counts: number[] = [];
+  const rows = db.prepare(SCAN_SQL.matchProspects).raw().iterate() as IterableIterator<
+    [number, number | null, string]
+  >;
+  for (const [rowid, businessRowid, fullName] of rows) {
+    rowids.push(rowid);
+    const carried = baseNames?.(rowid);
+    const words = carried === undefined ? personTokens(fullName) : carried === '' ? [] : carried.split(' ');
+    names.push(carried ?? words.join(' '));
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i] as string;
+      if (words.indexOf(w) !== i) continue;
+      let wid = wordId.get(w);
+      if (wid === undefined) {
+        wid = counts.length;
+        wordId.set(w, wid);
+        counts.push(0);
+      }
+      counts[wid] = (counts[wid] as number) + 1;
+    }
+    employer.push(businessRowid === null ? -1 : (companies.positionOfRowid[businessRowid] ?? -1));
+  }
+  return {
+    rowids: Int32Array.from(rowids),
+    names,
+    business: Int32Array.from(employer),
+    words: [...wordId.keys()],
+    wordId,
+    counts,
+  };
+}
+
+/** Word postings (CSR), each word's prospects ordered by employer so a company's run is one range. */
+function wordPostings(rows: ScannedRows, members: Int32Array): Pick<MatchRows, 'wordStart' | 'wordPost'> {
+  const { counts, names, business, wordId } = rows;
+  const wordStart = new Int32Array(counts.length + 1);
+  for (let w = 0; w < counts.length; w++) wordStart[w + 1] = (wordStart[w] as number) + (counts[w] as number);
+  const wordPost = new Int32Array(wordStart[counts.length] as number);
+  const wordFill = wordStart.slice(0, counts.length);
   // Visiting prospects company by company (then unemployed ones) fills each word's run in that order.
   const visit = (p: number) => {
     const words = (names[p] as string).split(' ');
@@ -148,32 +209,60 @@ function build(engine: Context): ProspectMatchIndex {
   };
   for (let m = 0; m < members.length; m++) visit(members[m] as number);
   for (let p = 0; p < business.length; p++) if ((business[p] as number) < 0) visit(p);
-  const wordNear = NearTable.builder();
-  for (const [w, wid] of wordId) {
-    if (w.length < MIN_FUZZY_WORD) continue;
-    for (const d of deletions(w)) wordNear.add(d, wid);
-  }
+  return { wordStart, wordPost };
+}
 
-  const [byEmail, byPhone, byLinkedin] =
-    (base && carry && gone && carriedKeyTables(base, gone, carry.added, positionOfRowid)) ??
-    keyTables((handed && keysHandedOver(engine, handed)) ?? prospectKeysOfRecords(db), positionOfRowid);
-  // Words are numbered as first seen: position = id.
-  const words = Ids.of(wordId.keys());
-  return {
-    size: rowids.length,
-    rowids: dense ? new Int32Array(0) : Int32Array.from(rowids),
-    names: StringList.of(names),
-    wordId: words,
-    wordNear: wordNear.finish(),
-    wordStart,
-    wordPost: new Ints(wordPost),
-    business: new Ints(business),
-    memberStart,
-    members: new Ints(members),
-    byEmail,
-    byPhone,
-    byLinkedin,
-  };
+/**
+ * The rows of the prospect match index after the delta `carry` describes, patched from the base's saved
+ * index; `undefined` when they cannot be (the build then reads every row). What the build does first.
+ */
+export function patchedProspectMatchRows(engine: Context, carry: KeyCarry): MatchRows | undefined {
+  const base = savedBase(engine, carry);
+  const baseCompanies = base && savedBusinessRowids(engine, carry);
+  return baseCompanies && patchedRows(engine, base, carry, baseCompanies, businessMatchIndex(engine));
+}
+
+/** The rowid of each business position in the base's saved business match index (empty: dense). */
+function savedBusinessRowids(engine: Context, carry: KeyCarry): { rowids: Int32Array } | undefined {
+  try {
+    const saved = savedOnly(engine, 'match.businesses', BUSINESS_MATCH_FORM, carry.baseStamp);
+    return saved && { rowids: saved.rowids.slice() };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * After a delta, the rows patched from the base's saved index (`prospect-match-patch.ts`): only the
+ * rows it wrote, deleted or gave another employer are read. `undefined` when the base does not fit
+ * (then every row is read).
+ */
+function patchedRows(
+  engine: Context,
+  base: ProspectMatchIndex,
+  carry: KeyCarry,
+  baseCompanies: { rowids: Int32Array },
+  companies: BusinessMatchIndex,
+): MatchRows | undefined {
+  if (!(base.wordId instanceof Ids)) return undefined;
+  const changed = Int32Array.from(new Set([...carry.gone, ...carry.refreshed])).sort();
+  const row = matchRowStatement(engine.db);
+  const { rowids } = baseCompanies;
+  const businessAt = (rowid: number) => companies.positionOfRowid[rowid] ?? -1;
+  try {
+    return patchMatchRows(
+      { ...base, words: base.wordId },
+      {
+        changed,
+        written: (rowid) => carry.gone.has(rowid),
+        row: (rowid) => row.get(rowid) as [number | null, string] | undefined,
+        movedBusiness: (b) => businessAt(rowids.length === 0 ? b + 1 : (rowids[b] as number)),
+        businessAt,
+      },
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 type KeyTables = [byEmail: KeyIndex, byPhone: KeyIndex, byLinkedin: KeyIndex];
@@ -281,6 +370,7 @@ export function prospectMatchIndex(engine: Context): ProspectMatchIndex {
 const PROSPECT_MATCH = savedIndex('match.prospects', build, PROSPECT_MATCH_FORM);
 
 const idStatement = preparedOnce((db: Db) => db.prepare(SCAN_SQL.prospectId).pluck());
+const matchRowStatement = preparedOnce((db: Db) => db.prepare(SCAN_SQL.matchProspect).raw());
 
 /** The prospect id at each position of `index`, read from the table when asked (`table-ids.ts`). */
 export function prospectIds(db: Db, index: ProspectMatchIndex): StringColumn {

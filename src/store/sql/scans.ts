@@ -61,6 +61,8 @@ export const SCAN_SQL = {
   businessRowid: 'SELECT rowid FROM businesses WHERE business_id = ?',
   /** `indexes/match/prospects.ts`: names and employers of every prospect, in rowid order. */
   matchProspects: 'SELECT rowid, business_rowid, full_name FROM prospects ORDER BY rowid',
+  /** `indexes/match/prospects.ts`: the employer and name of one prospect (a row a delta changed). */
+  matchProspect: 'SELECT business_rowid, full_name FROM prospects WHERE rowid = ?',
   /** `indexes/match/prospects.ts`: the id of a matched prospect. */
   prospectId: 'SELECT prospect_id FROM prospects WHERE rowid = ?',
 } as const;
