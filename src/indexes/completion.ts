@@ -118,10 +118,16 @@ function buildTables(candidates: readonly CompletionCandidate[], k: number): Com
     return [...ws];
   });
   const prefixTop = new Map<string, number[]>();
-  const pairs: [string, number][] = [];
+  // Each word's candidates, ascending (a candidate lists a word once): the (word, candidate) pairs
+  // sorted without sorting every pair (at 100k company names, a third of this build).
+  const byWord = new Map<string, number[]>();
+  let pairCount = 0;
   wordsOf.forEach((ws, id) => {
+    pairCount += ws.length;
     for (const w of ws) {
-      pairs.push([w, id]);
+      const ids = byWord.get(w);
+      if (ids) ids.push(id);
+      else byWord.set(w, [id]);
       for (let n = 1; n <= Math.min(PREFIX_TABLE_MAX, w.length); n++) {
         const p = w.slice(0, n);
         let list = prefixTop.get(p);
@@ -130,16 +136,20 @@ function buildTables(candidates: readonly CompletionCandidate[], k: number): Com
       }
     }
   });
-  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-  const sortedWords = pairs.map((p) => p[0]);
+  // Code-unit order, as `<` compares.
+  const vocabulary = [...byWord.keys()].sort();
+  const sortedWords: string[] = new Array<string>(pairCount);
+  const pairIds = new Uint32Array(pairCount);
   const starts: number[] = [];
-  const vocabulary: string[] = [];
-  sortedWords.forEach((w, i) => {
-    if (i > 0 && sortedWords[i - 1] === w) return;
-    starts.push(i);
-    vocabulary.push(w);
-  });
-  starts.push(sortedWords.length);
+  let at = 0;
+  for (const w of vocabulary) {
+    starts.push(at);
+    for (const id of byWord.get(w)!) {
+      sortedWords[at] = w;
+      pairIds[at++] = id;
+    }
+  }
+  starts.push(at);
   const deletionKeys = new Map<string, number[]>();
   vocabulary.forEach((w, v) => {
     if (isTag(w)) return; // tags are matched whole only
@@ -169,7 +179,7 @@ function buildTables(candidates: readonly CompletionCandidate[], k: number): Com
     }),
     pairs: PairColumns.whole({
       words: StringList.of(sortedWords),
-      ids: Uint32Array.from(pairs, (p) => p[1]),
+      ids: pairIds,
     }),
     prefixes,
     prefixStart,
