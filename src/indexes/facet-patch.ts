@@ -10,7 +10,7 @@
  * an indexed-again row whose id and label the changed index has; ordering the values by first row (then
  * by id, for values first met on the same row) gives the build's numbering.
  */
-import { Bitset, forEachFrom, postingOf, type Posting } from './bitset.js';
+import { Bitset, cardinality, forEachFrom, orInto, postingOf, type Posting } from './bitset.js';
 import { phraseWords, type Facet } from './facet.js';
 
 /** The first row of `p` not in `skip` (or its first row), -1 when there is none. */
@@ -113,6 +113,19 @@ export function patchFacet(base: Facet, changed: Facet, again: Bitset, size: num
     if (kept) {
       postings.push(b);
       counts[i] = base.counts[v.base!]!;
+      continue;
+    }
+    if (b instanceof Bitset) {
+      // Word by word: listing a dense value's rows and setting them again cost most of this patch
+      // (a 1 % delta at 1M prospects touches every common value of every facet).
+      const bits = new Bitset(size);
+      const w = bits.words;
+      for (let k = Math.min(w.length, b.words.length) - 1; k >= 0; k--)
+        w[k] = b.words[k]! & ~(again.words[k] ?? 0);
+      if (v.changed !== undefined) orInto(bits, changed.postings[v.changed]!);
+      const count = cardinality(bits);
+      postings.push(count * 32 > size ? bits : Uint32Array.from(rowsOf(bits)));
+      counts[i] = count;
       continue;
     }
     const rows = merged(
