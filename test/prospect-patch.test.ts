@@ -21,6 +21,7 @@ import {
   type ProspectMatchIndex,
 } from '../src/indexes/match/prospects.js';
 import type { MatchRows } from '../src/indexes/match/prospect-match-patch.js';
+import { businessMatchIndex, type BusinessMatchIndex } from '../src/indexes/match/businesses.js';
 import { patchedProspectIndex, prospectIndex, type ProspectIndex } from '../src/indexes/prospects.js';
 import type { RangeIndex } from '../src/indexes/range.js';
 import { DELTA_CHANGES } from '../src/store/delta-changes.js';
@@ -134,6 +135,20 @@ function plainRows(index: ProspectMatchIndex | MatchRows) {
   };
 }
 
+/** The business match index as plain values: its columns and key tables. */
+function plainCompanies(index: BusinessMatchIndex) {
+  return {
+    size: index.size,
+    rowids: Array.from(index.rowids),
+    columns: [index.names, index.nameKeys, index.forms, index.domains, index.linkedin, index.countries].map(
+      column,
+    ),
+    keys: [index.byDomain, index.byHost, index.byLinkedin, index.byFullName, index.byNameKey].map(
+      sortedEntries,
+    ),
+  };
+}
+
 /** The business search index as plain values. */
 function plainBusiness(index: BusinessIndex) {
   return {
@@ -203,21 +218,25 @@ describe('the prospect indexes after a delta', () => {
             expect(changes).toBeDefined();
             const patched = patchedProspectIndex(engine, changes!);
             expect(patched).toBeDefined();
-            // The match index's rows are patched too (the carry handed back for the build below).
-            const hash = getMeta(engine.db, 'hash_prospects')!;
-            const carry = takeProspectKeys(engine.db, hash)!;
-            const matchRows = isKeyCarry(carry) ? patchedProspectMatchRows(engine, carry) : undefined;
-            expect(matchRows).toBeDefined();
-            handOffProspectKeys(engine.db, hash, carry);
-            // Another connection has no changes left to it: it indexes every row.
+            // Another connection has no changes left to it: it indexes every row. Its match indexes
+            // first: the writable engine saves what it builds, and the oracle would read that.
             const oracle = openEngine({ path, readonly: true, state: ':memory:', clock });
             try {
+              const companiesOracle = plainCompanies(businessMatchIndex(oracle));
+              const matchOracle = prospectMatchIndex(oracle);
               expect(plainBusiness(patchedBusinesses!)).toEqual(plainBusiness(businessIndex(oracle)));
               expect(plain(patched!)).toEqual(plain(prospectIndex(oracle)));
-              // The match index takes the names and keys of the rows the delta left alone from the
-              // base's (the oracle's first: the writable engine saves what it builds).
-              const matchOracle = prospectMatchIndex(oracle);
+              // The match index's rows are patched too (the carry handed back for the build below),
+              // on a business match index that carries the name keys of the businesses left alone.
+              const hash = getMeta(engine.db, 'hash_prospects')!;
+              const carry = takeProspectKeys(engine.db, hash)!;
+              const matchRows = isKeyCarry(carry) ? patchedProspectMatchRows(engine, carry) : undefined;
+              expect(matchRows).toBeDefined();
+              handOffProspectKeys(engine.db, hash, carry);
               expect(plainRows(matchRows!)).toEqual(plainRows(matchOracle));
+              expect(plainCompanies(businessMatchIndex(engine))).toEqual(companiesOracle);
+              // The whole match index takes the names and keys of the rows the delta left alone from
+              // the base's.
               expect(plainMatch(prospectMatchIndex(engine))).toEqual(plainMatch(matchOracle));
             } finally {
               await oracle.state.close();

@@ -16,8 +16,15 @@ export interface DeltaChanges {
   rows: ReadonlySet<number>;
 }
 
-/** The hand-off of each stream's changes, keyed by its new `hash_<stream>`. */
-export const DELTA_CHANGES: Readonly<Record<'businesses' | 'prospects', HandOff<DeltaChanges>>> = {
+/**
+ * The hand-off of each stream's changes, keyed by its new `hash_<stream>`: for the search index builds,
+ * and (`businessMatch`) for the business match index build, which carries the name keys of the
+ * businesses the delta left alone (`indexes/match/businesses.ts`).
+ */
+export const DELTA_CHANGES: Readonly<
+  Record<'businesses' | 'prospects' | 'businessMatch', HandOff<DeltaChanges>>
+> = {
   businesses: handOff<DeltaChanges>(),
   prospects: handOff<DeltaChanges>(),
+  businessMatch: handOff<DeltaChanges>(),
 };

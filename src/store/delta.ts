@@ -21,7 +21,7 @@ import type { DeltaStreamReport, DeltaOptions, DeltaReport, DeltaRows } from './
 import { ageBucket } from './derive.js';
 import { COLUMNS } from './load-columns.js';
 import type { LoadIssue } from './load-report.js';
-import { addKeys, emptyKeys, handOffProspectKeys, type ProspectKeys } from './load-keys.js';
+import { addKeys, emptyKeys, handOffProspectKeys, type KeyCarry } from './load-keys.js';
 import { preparer, type Prepared } from './load-worker.js';
 import { getMeta, recordWrite, setMeta, type Db } from './open.js';
 import { snapshotIdOf } from './snapshot-id.js';
@@ -67,7 +67,7 @@ interface Run {
    * The prospects' match keys carried over (`KeyCarry`): the stamp the base's saved match index (which
    * holds its keys) is saved under, the rows replaced or deleted, the keys of the rows written.
    */
-  keys?: { baseStamp: string; gone: Set<number>; added: ProspectKeys; refreshed: Set<number> };
+  keys?: KeyCarry & { gone: Set<number>; refreshed: Set<number> };
 }
 
 /**
@@ -133,7 +133,13 @@ export async function applyDelta(
     keys:
       baseStamp === undefined
         ? undefined
-        : { baseStamp, gone: new Set(), added: emptyKeys(), refreshed: new Set() },
+        : {
+            baseStamp,
+            gone: new Set(),
+            added: emptyKeys(),
+            refreshed: new Set(),
+            businesses: new Set(),
+          },
   };
   for (const s of STREAMS) run.next[s] = (db.prepare(maxRowidSql(s)).pluck().get() as number) + 1;
 
@@ -155,7 +161,7 @@ export async function applyDelta(
     const businesses = of('businesses');
     if (businesses) files.push(await upsertStream(run, businesses));
     const refreshed = refreshCompanies(db, run.touched.businessRowids, run.touched.newBusinessIds);
-    if (run.keys) run.keys.refreshed = refreshed;
+    if (run.keys) Object.assign(run.keys, { refreshed, businesses: run.touched.businessRowids });
     for (const stream of ['prospects', 'events'] as const) {
       const file = of(stream);
       if (file) files.push(await upsertStream(run, file));
@@ -183,6 +189,12 @@ export async function applyDelta(
       const hash = getMeta(db, 'hash_prospects')!;
       // The next prospect match index build takes these instead of decoding every stored record …
       handOffProspectKeys(db, hash, run.keys);
+      // … the business match index build takes the name keys of the businesses left alone …
+      const businessHash = getMeta(db, 'hash_businesses')!;
+      DELTA_CHANGES.businessMatch.give(db, businessHash, {
+        baseStamp: run.keys.baseStamp,
+        rows: run.touched.businessRowids,
+      });
       // … and the next search index builds patch the base's for the rows changed (unless every age
       // bucket moved: then every row changed).
       if (!run.agesMoved) {

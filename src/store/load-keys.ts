@@ -45,6 +45,8 @@ export interface KeyCarry {
   added: ProspectKeys;
   /** Rows whose company columns the delta derived again (their employer may have changed). */
   refreshed: ReadonlySet<number>;
+  /** Business rowids the delta wrote or deleted (the business match index reads only those again). */
+  businesses: ReadonlySet<number>;
 }
 
 /** What a load or a delta hands the next prospect match index build. */

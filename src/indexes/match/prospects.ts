@@ -34,6 +34,7 @@ import {
   type KeyCarry,
   type ProspectKeys,
 } from '../../store/load-keys.js';
+import { DELTA_CHANGES } from '../../store/delta-changes.js';
 import { getMeta } from '../../store/open.js';
 
 /** Words shorter than this are not given typo neighbours (their neighbours are most of the alphabet). */
@@ -85,7 +86,7 @@ function build(engine: Context): ProspectMatchIndex {
   const gone = carry && flags(carry.gone);
   // Read before the business match index of the data now is built (and saved over the base's).
   const baseCompanies = base && carry && savedBusinessRowids(engine, carry);
-  const companies = businessMatchIndex(engine);
+  const companies = companiesAfter(engine, carry);
   const rows =
     (base && carry && baseCompanies && patchedRows(engine, base, carry, baseCompanies, companies)) ??
     scannedRows(db, companies, base && gone && carriedNames(base, gone));
@@ -219,7 +220,19 @@ function wordPostings(rows: ScannedRows, members: Int32Array): Pick<MatchRows, '
 export function patchedProspectMatchRows(engine: Context, carry: KeyCarry): MatchRows | undefined {
   const base = savedBase(engine, carry);
   const baseCompanies = base && savedBusinessRowids(engine, carry);
-  return baseCompanies && patchedRows(engine, base, carry, baseCompanies, businessMatchIndex(engine));
+  return baseCompanies && patchedRows(engine, base, carry, baseCompanies, companiesAfter(engine, carry));
+}
+
+/**
+ * The business match index of the data now. After a delta, its build carries the name keys of the
+ * businesses the delta left alone: the delta left their rowids on its own thread's connection, and on
+ * an index worker's they come with the key carry.
+ */
+function companiesAfter(engine: Context, carry: KeyCarry | undefined): BusinessMatchIndex {
+  const hash = getMeta(engine.db, 'hash_businesses');
+  if (carry && hash !== undefined)
+    DELTA_CHANGES.businessMatch.give(engine.db, hash, { baseStamp: carry.baseStamp, rows: carry.businesses });
+  return businessMatchIndex(engine);
 }
 
 /** The rowid of each business position in the base's saved business match index (empty: dense). */
