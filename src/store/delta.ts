@@ -64,8 +64,9 @@ interface Run {
   /** Whether a new `as_of` year moved every company's age bucket (the businesses changed). */
   agesMoved: boolean;
   /**
-   * The prospects' match keys carried over (`KeyCarry`): the stamp the base's saved match index (which
-   * holds its keys) is saved under, the rows replaced or deleted, the keys of the rows written.
+   * What the match index builds carry over from the base's saved indexes (`KeyCarry`): the stamp they
+   * are saved under, the prospect rows replaced or deleted, the keys of the rows written, the prospects
+   * given new company fields and the businesses written or deleted.
    */
   keys?: KeyCarry & { gone: Set<number>; refreshed: Set<number> };
 }
