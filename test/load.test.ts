@@ -444,7 +444,7 @@ describe('snapshot loader', () => {
     const engine = open(path);
     await engine.load(snapshot({ 'businesses.jsonl': jsonl([business(B1)]) }));
     expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(engine.db.pragma('page_size', { simple: true })).toBe(65536);
+    expect(engine.db.pragma('page_size', { simple: true })).toBe(16384);
     const corrupt = snapshot({ 'businesses.jsonl.gz': Buffer.from('not gzip at all') });
     await expect(engine.load(corrupt)).rejects.toMatchObject({ code: 'SNAPSHOT_INVALID' });
     expect(engine.db.pragma('journal_mode', { simple: true })).toBe('wal');
