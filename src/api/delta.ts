@@ -102,12 +102,16 @@ export async function applyDeltaFile(options: DeltaFileOptions): Promise<DeltaFi
       `${out}-wal exists: ${out} is open in WAL mode; settle it (prospectdb load) or remove it first`,
     );
   }
-  // The delta reader and the file copy are imported by the first call (not with the package).
+  // The delta reader and the file copy are imported by the first call (not with the package). So is
+  // the apply (`store/delta.js`, which the engine would import after the copy): loading it then (and
+  // msgpackr's native addon with it, whose loader probes the file system) waited on the copy's
+  // background sync for up to 2 s at 1M prospects (ext4 holds metadata updates behind a sync).
   const [{ resolveDelta }, { copySnapshotFile, flushInBackground }, { leaveWal, restoreWal }] =
     await Promise.all([
       import('../snapshot/delta.js'),
       import('../store/delta-copy.js'),
       import('../store/load-journal.js'),
+      import('../store/delta.js'),
     ]);
   // The cheap refusals first: a wrong base is named before the base is copied.
   const manifest = resolveDelta(delta).manifest;
