@@ -9,6 +9,11 @@ export interface DeltaOptions {
   maxIssues?: number;
   /** Clock for `as_of` when the manifest has none, and for the new events' `ingested_at`. */
   now?: () => number;
+  /**
+   * Threads the delta's records are prepared on, this one included, as for a load (default: the cores
+   * available). A file under 1 MiB is prepared on this thread.
+   */
+  threads?: number;
 }
 
 /** One file of the delta: lines read, applied, refused. */

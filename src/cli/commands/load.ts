@@ -24,7 +24,9 @@ batch itself when the workers are busy), then the indexes are built on N threads
 
 With --base, DELTA_DIR is a delta (manifest "kind": "delta") of the snapshot in FILE: NEW_FILE is
 written as FILE with the delta applied, its indexes built and saved, then renamed into place (ready
-for serve --watch or SIGHUP). FILE is never written. Refused when FILE is not the delta's base.`;
+for serve --watch or SIGHUP). FILE is never written. Refused when FILE is not the delta's base.
+--threads N works as for a load: the delta's lines are prepared on N - 1 workers, then the indexes
+are built on N threads.`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
