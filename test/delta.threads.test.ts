@@ -3,8 +3,9 @@
  * the same report and snapshot id, as the same delta prepared on this thread.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { applyDelta, openEngine, type Engine } from '../src/index.js';
 import { generateSnapshot } from '../tools/generate/index.js';
@@ -42,14 +43,22 @@ describe('a delta prepared on worker threads', () => {
     for (const f of ['businesses.jsonl', 'prospects.jsonl'])
       expect(statSync(join(delta, f)).size, f).toBeGreaterThan(1 << 20);
 
-    const applied = async (threads: number) => {
+    // The same delta with its prospects gzipped: the workers read it through gunzip.
+    const gzipped = join(dir, 'delta-gz');
+    cpSync(delta, gzipped, { recursive: true });
+    writeFileSync(join(gzipped, 'prospects.jsonl.gz'), gzipSync(readFileSync(prospects)));
+    rmSync(join(gzipped, 'prospects.jsonl'));
+
+    const applied = async (threads: number, from = delta) => {
       const engine = openEngine({ clock: () => Date.parse('2026-11-02') });
       await engine.load(snap, { threads: 0 });
-      const report = await applyDelta(engine, delta, { threads });
-      return { engine, report: { ...report, elapsedMs: 0 } };
+      const report = await applyDelta(engine, from, { threads });
+      const files = report.files.map((f) => ({ ...f, file: f.file.replace(from, '') }));
+      return { engine, report: { ...report, files, elapsedMs: 0 } };
     };
     const one = await applied(1);
     const two = await applied(2);
+    const gz = [await applied(1, gzipped), await applied(2, gzipped)];
     try {
       expect(one.report.issueCount).toBe(2);
       expect(one.report.issues.map((i) => i.reason)).toEqual([
@@ -59,9 +68,11 @@ describe('a delta prepared on worker threads', () => {
       expect(one.report.rows.prospects.updated).toBeGreaterThan(100);
       expect(two.report).toEqual(one.report);
       expect(dump(two.engine)).toEqual(dump(one.engine));
+      expect(gz[1]!.report).toEqual(gz[0]!.report);
+      expect(gz[0]!.report.rows).toEqual(one.report.rows);
+      expect(dump(gz[1]!.engine)).toEqual(dump(one.engine));
     } finally {
-      one.engine.close();
-      two.engine.close();
+      for (const e of [one, two, ...gz]) e.engine.close();
     }
   });
 });
