@@ -39,15 +39,17 @@ describe('a delta prepared on worker threads', () => {
     // reasons come from the workers on one side and from this thread on the other.
     const first = readFileSync(prospects, 'utf8').split('\n', 1)[0]!;
     appendFileSync(prospects, `{"prospect_id": oops}\n\n${first}\n`);
-    // Files under 1 MiB are prepared on this thread whatever `threads` says: these must be larger.
-    for (const f of ['businesses.jsonl', 'prospects.jsonl'])
-      expect(statSync(join(delta, f)).size, f).toBeGreaterThan(1 << 20);
 
     // The same delta with its prospects gzipped: the workers read it through gunzip.
     const gzipped = join(dir, 'delta-gz');
     cpSync(delta, gzipped, { recursive: true });
-    writeFileSync(join(gzipped, 'prospects.jsonl.gz'), gzipSync(readFileSync(prospects)));
+    // Stored, not compressed (level 0): the file stays over 1 MiB, so the workers take it too.
+    writeFileSync(join(gzipped, 'prospects.jsonl.gz'), gzipSync(readFileSync(prospects), { level: 0 }));
     rmSync(join(gzipped, 'prospects.jsonl'));
+
+    // Files under 1 MiB are prepared on this thread whatever `threads` says: these must be larger.
+    for (const f of ['delta/businesses.jsonl', 'delta/prospects.jsonl', 'delta-gz/prospects.jsonl.gz'])
+      expect(statSync(join(dir, f)).size, f).toBeGreaterThan(1 << 20);
 
     const applied = async (threads: number, from = delta) => {
       const engine = openEngine({ clock: () => Date.parse('2026-11-02') });
@@ -73,6 +75,26 @@ describe('a delta prepared on worker threads', () => {
       expect(dump(gz[1]!.engine)).toEqual(dump(one.engine));
     } finally {
       for (const e of [one, two, ...gz]) e.engine.close();
+    }
+
+    // A gzipped file cut short refuses the delta, naming the file, on either path: nothing changes.
+    const broken = join(dir, 'delta-broken');
+    cpSync(gzipped, broken, { recursive: true });
+    const whole = readFileSync(join(gzipped, 'prospects.jsonl.gz'));
+    writeFileSync(join(broken, 'prospects.jsonl.gz'), whole.subarray(0, whole.length - 4096));
+    for (const threads of [1, 2]) {
+      const engine = openEngine({ clock: () => Date.parse('2026-11-02') });
+      try {
+        await engine.load(snap, { threads: 0 });
+        const before = dump(engine);
+        await expect(applyDelta(engine, broken, { threads })).rejects.toMatchObject({
+          code: 'SNAPSHOT_INVALID',
+          message: expect.stringContaining(`prospects.jsonl.gz: cannot be read (unexpected end of file)`),
+        });
+        expect(dump(engine)).toEqual(before);
+      } finally {
+        engine.close();
+      }
     }
   });
 });

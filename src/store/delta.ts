@@ -245,16 +245,25 @@ function moveAges(run: Run): void {
   run.db.prepare(DELTA_SQL.businessAges).run(run.asOfYear);
 }
 
-/** The lines of a delta file in batches, hashed as they are read; an unreadable file refuses the delta. */
-async function* linesOf(run: Run, path: string, format: StreamFormat): AsyncGenerator<RawRecord[]> {
-  const hash = createHash('sha256');
+/** The records of a delta file in batches; a file that cannot be read refuses the delta, naming it. */
+async function* batchesOf(
+  path: string,
+  format: StreamFormat,
+  onChunk: (chunk: Buffer) => void,
+): AsyncGenerator<RawRecord[]> {
   try {
-    yield* readBatches(path, format, (chunk) => hash.update(chunk));
+    yield* readBatches(path, format, onChunk);
   } catch (e) {
     throw new EngineError('SNAPSHOT_INVALID', `${path}: cannot be read (${(e as Error).message})`, {
       cause: e,
     });
   }
+}
+
+/** The lines of a delta file in batches, hashed as they are read. */
+async function* linesOf(run: Run, path: string, format: StreamFormat): AsyncGenerator<RawRecord[]> {
+  const hash = createHash('sha256');
+  yield* batchesOf(path, format, (chunk) => hash.update(chunk));
   run.digests.push(`${path.slice(path.lastIndexOf('/') + 1)}:${hash.digest('hex')}`);
 }
 
@@ -362,7 +371,7 @@ function employerIdsOf(batch: RawRecord[], into = new Set<string>()): Set<string
 /** The `business_id` strings of every record of a prospects file. */
 async function employersOf(file: StreamFile): Promise<Set<string>> {
   const ids = new Set<string>();
-  for await (const batch of readBatches(file.path, file.format, () => {})) employerIdsOf(batch, ids);
+  for await (const batch of batchesOf(file.path, file.format, () => {})) employerIdsOf(batch, ids);
   return ids;
 }
 
