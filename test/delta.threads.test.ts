@@ -6,8 +6,10 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { describe, expect, it, vi } from 'vitest';
 import { applyDelta, openEngine, type Engine } from '../src/index.js';
+import { LoadPool } from '../src/store/load-pool.js';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { generateDelta } from '../tools/generate/delta.js';
 import { tempDir } from './support/temp.js';
@@ -58,6 +60,7 @@ describe('a delta prepared on worker threads', () => {
       const files = report.files.map((f) => ({ ...f, file: f.file.replace(from, '') }));
       return { engine, report: { ...report, files, elapsedMs: 0 } };
     };
+    let expected: ReturnType<typeof dump> | undefined;
     const one = await applied(1);
     const two = await applied(2);
     const gz = [await applied(1, gzipped), await applied(2, gzipped)];
@@ -69,12 +72,39 @@ describe('a delta prepared on worker threads', () => {
       ]);
       expect(one.report.rows.prospects.updated).toBeGreaterThan(100);
       expect(two.report).toEqual(one.report);
-      expect(dump(two.engine)).toEqual(dump(one.engine));
+      expected = dump(one.engine);
+      expect(dump(two.engine)).toEqual(expected);
       expect(gz[1]!.report).toEqual(gz[0]!.report);
       expect(gz[0]!.report.rows).toEqual(one.report.rows);
       expect(dump(gz[1]!.engine)).toEqual(dump(one.engine));
     } finally {
       for (const e of [one, two, ...gz]) e.engine.close();
+    }
+
+    // A file another connection is writing refuses the delta before a row changes (its workers
+    // are not left running); once the writer is done, the same delta applies.
+    const path = join(dir, 'busy.db');
+    const busy = openEngine({ path, state: ':memory:', clock: () => Date.parse('2026-11-02') });
+    try {
+      await busy.load(snap, { threads: 0 });
+      const before = dump(busy);
+      const writer = new Database(path);
+      writer.exec('BEGIN IMMEDIATE');
+      busy.db.pragma('busy_timeout = 50');
+      const started = vi.spyOn(LoadPool, 'start');
+      const closed = vi.spyOn(LoadPool.prototype, 'close');
+      await expect(applyDelta(busy, delta, { threads: 2 })).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+      expect(closed.mock.calls.length).toBe(started.mock.calls.length);
+      started.mockRestore();
+      closed.mockRestore();
+      writer.exec('ROLLBACK');
+      writer.close();
+      expect(dump(busy)).toEqual(before);
+      await applyDelta(busy, delta, { threads: 2 });
+      expect(dump(busy)).toEqual(expected);
+    } finally {
+      await busy.state.close();
+      busy.close();
     }
 
     // A gzipped file cut short refuses the delta, naming the file, on either path: nothing changes.

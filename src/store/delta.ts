@@ -148,17 +148,18 @@ export async function applyDelta(
 
   const files: DeltaStreamReport[] = [];
   const of = (stream: StreamName) => delta.files.find((f) => f.stream === stream);
-  // Upserted records are prepared (parsed, validated, encoded) on workers while this thread writes the
-  // rows before them, as a load does; the workers boot while the deletions apply.
   const workers = loadThreads(options.threads) - 1;
-  const pool = workers > 0 && delta.files.some(threadable) ? LoadPool.start(workers) : undefined;
+  let pool: Promise<LoadPool | undefined> | undefined;
   // A delta's rows lie at random across the file: a large page cache misses about as often as a small
   // one, and filling it costs a page fault per 4 KB of fresh memory. 1% delta on 1M prospects, same
   // run: 6.3–6.4 s against 7.2–7.3 s with the engine's 256 MiB, which comes back after.
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma(`cache_size = ${APPLY_CACHE_SIZE}`);
-  db.exec('BEGIN IMMEDIATE');
   try {
+    db.exec('BEGIN IMMEDIATE');
+    // Upserted records are prepared (parsed, validated, encoded) on workers while this thread writes
+    // the rows before them, as a load does; the workers boot while the deletions apply.
+    if (workers > 0 && delta.files.some(threadable)) pool = LoadPool.start(workers);
     const baseAsOf = getMeta(db, 'as_of');
     if (baseAsOf === undefined || new Date(baseAsOf).getUTCFullYear() !== run.asOfYear) {
       moveAges(run);
