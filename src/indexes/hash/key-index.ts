@@ -201,11 +201,30 @@ export class KeyIndexBuilder {
     this.n++;
   }
 
-  /** Sorts the pairs by position, stably (a counting sort: positions are dense). */
+  /**
+   * Sorts the pairs by position, stably: a counting sort when the positions are dense, a comparison
+   * sort when they are few across a wide range (a shard of a large table: its ~700 pairs spread over
+   * a million positions would otherwise cost a 4 MB count array each).
+   */
   private orderByPosition(): void {
     let max = -1;
     for (let p = 0; p < this.n; p++)
       if ((this.positions[p] as number) > max) max = this.positions[p] as number;
+    if (max + 2 > 4 * this.n + 1024) {
+      const order = new Uint32Array(this.n);
+      for (let p = 0; p < this.n; p++) order[p] = p;
+      const at = this.positions;
+      order.sort((a, b) => (at[a] as number) - (at[b] as number) || a - b);
+      const ids = new Uint32Array(this.n);
+      const positions = new Uint32Array(this.n);
+      for (let p = 0; p < this.n; p++) {
+        ids[p] = this.ids[order[p] as number] as number;
+        positions[p] = at[order[p] as number] as number;
+      }
+      this.ids = ids;
+      this.positions = positions;
+      return;
+    }
     const start = new Uint32Array(max + 2);
     for (let p = 0; p < this.n; p++) start[(this.positions[p] as number) + 1]!++;
     for (let v = 1; v < start.length; v++) start[v]! += start[v - 1]!;

@@ -11,7 +11,7 @@
  */
 import type { Context } from '../../runtime/context.js';
 import { personTokens } from '../../normalise/index.js';
-import { KeyIndex, KeyIndexBuilder, KeyShards, type KeyLookup } from '../hash/index.js';
+import { carryShards, KeyIndex, KeyIndexBuilder, KeyShards, type KeyLookup } from '../hash/index.js';
 import { splitForm } from '../parted-form.js';
 import { Ints, type IntColumn } from '../format/ints.js';
 import { StringList, type StringColumn } from '../format/strings.js';
@@ -278,7 +278,7 @@ function patchedRows(
   }
 }
 
-type KeyTables = [byEmail: KeyIndex, byPhone: KeyIndex, byLinkedin: KeyIndex];
+type KeyTables = [byEmail: KeyLookup, byPhone: KeyLookup, byLinkedin: KeyLookup];
 
 /** The key tables of `keys` (their rows at `positionOfRowid`), one per kind of `KEY_KINDS`. */
 function keyTables(keys: ProspectKeys, positionOfRowid: Int32Array): KeyTables {
@@ -295,7 +295,7 @@ function keyTables(keys: ProspectKeys, positionOfRowid: Int32Array): KeyTables {
     const pos = positionOfRowid[keys.rows[i] as number] ?? -1;
     if (pos >= 0) target[keys.kinds[i] as number]?.add(keys.keys[i] as string, pos);
   }
-  return target.map((b) => b.finish()) as KeyTables;
+  return target.map((b): KeyLookup => b.finish()) as KeyTables;
 }
 
 /**
@@ -318,9 +318,22 @@ function carriedKeyTables(
   };
   const { kinds, keys, rows } = added;
   try {
-    return [base.byEmail, base.byPhone, base.byLinkedin].map((lookup, k) => {
+    return [base.byEmail, base.byPhone, base.byLinkedin].map((lookup, k): KeyLookup => {
       const parts = lookup instanceof KeyShards ? lookup.parts() : lookup instanceof KeyIndex ? [lookup] : [];
       if (parts.length === 0) throw new Error('match.prospects: a key table of another shape');
+      // A saved table is in shards: each is carried on its own, and saved again as it is.
+      if (parts.length > 1) {
+        const addedKeys: string[] = [];
+        const addedPositions: number[] = [];
+        for (let i = 0; i < keys.length; i++) {
+          const pos = kinds[i] === k ? (positionOfRowid[rows[i] as number] ?? -1) : -1;
+          if (pos < 0) continue;
+          addedKeys.push(keys[i] as string);
+          addedPositions.push(pos);
+        }
+        const sharded = carryShards(parts, moved, addedKeys, addedPositions);
+        if (sharded) return sharded;
+      }
       let expectedKeys = 0;
       let expectedUnits = 0;
       for (const part of parts) {
