@@ -2,7 +2,6 @@
  * A delta whose records are prepared on worker threads writes the same rows, in the same places, with
  * the same report and snapshot id, as the same delta prepared on this thread.
  */
-import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -12,20 +11,15 @@ import { applyDelta, openEngine, type Engine } from '../src/index.js';
 import { LoadPool } from '../src/store/load-pool.js';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { generateDelta } from '../tools/generate/delta.js';
+import { rowDigests } from './support/rows.js';
 import { tempDir } from './support/temp.js';
 
 /** Every row of the entity and event tables in rowid order, each as a digest of its values. */
 function dump(e: Engine) {
-  const digest = (row: unknown[]) => {
-    const h = createHash('sha256');
-    for (const v of row) h.update(v instanceof Uint8Array ? v : `${typeof v}:${String(v)}`).update('\0');
-    return h.digest('hex');
-  };
-  const all = (sql: string) => (e.db.prepare(sql).raw().all() as unknown[][]).map(digest);
   return {
-    businesses: all('SELECT rowid, * FROM businesses ORDER BY rowid'),
-    prospects: all('SELECT rowid, * FROM prospects ORDER BY rowid'),
-    events: all('SELECT rowid, * FROM events ORDER BY rowid'),
+    businesses: rowDigests(e.db, 'SELECT rowid, * FROM businesses ORDER BY rowid'),
+    prospects: rowDigests(e.db, 'SELECT rowid, * FROM prospects ORDER BY rowid'),
+    events: rowDigests(e.db, 'SELECT rowid, * FROM events ORDER BY rowid'),
   };
 }
 

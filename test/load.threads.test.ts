@@ -19,6 +19,7 @@ import { LoadPool } from '../src/store/load-pool.js';
 import { preparer, prepareLines, type PreparedBatch, type StreamSetup } from '../src/store/load-worker.js';
 import { generateSnapshot } from '../tools/generate/index.js';
 import { DEMO_DIR } from './support/demo.js';
+import { rowDigest, rowDigests } from './support/rows.js';
 import { tempDir } from './support/temp.js';
 
 const engines: Engine[] = [];
@@ -29,12 +30,7 @@ afterAll(() => engines.forEach((e) => e.closed || e.close()));
  * values (comparing megabytes of blobs value by value is slow): a difference names the table and row.
  */
 function dump(e: Engine) {
-  const digest = (row: unknown[]) => {
-    const h = createHash('sha256');
-    for (const v of row) h.update(v instanceof Uint8Array ? v : `${typeof v}:${String(v)}`).update('\0');
-    return h.digest('hex');
-  };
-  const all = (sql: string) => (e.db.prepare(sql).raw().all() as unknown[][]).map(digest);
+  const all = (sql: string) => rowDigests(e.db, sql);
   return {
     businesses: all('SELECT * FROM businesses ORDER BY rowid'),
     prospects: all('SELECT * FROM prospects ORDER BY rowid'),
@@ -51,7 +47,7 @@ function dump(e: Engine) {
         string,
         Buffer,
       ][]
-    ).map(([name, part, stamp, data]) => [name, part, stamp, digest([data])]),
+    ).map(([name, part, stamp, data]) => [name, part, stamp, rowDigest([data])]),
   };
 }
 

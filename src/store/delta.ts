@@ -20,7 +20,7 @@ import { DELTA_CHANGES } from './delta-changes.js';
 import type { DeltaStreamReport, DeltaOptions, DeltaReport, DeltaRows } from './delta-report.js';
 import { ageBucket } from './derive.js';
 import { COLUMNS } from './load-columns.js';
-import type { LoadIssue } from './load-report.js';
+import { lineChecker, type LoadIssue } from './load-report.js';
 import { addKeys, emptyKeys, handOffProspectKeys, type KeyCarry } from './load-keys.js';
 import { LoadPool, threadable } from './load-pool.js';
 import { loadThreads } from './load.js';
@@ -298,22 +298,11 @@ async function upsertStream(
   const companyOf = db.prepare(DELTA_SQL.companyOf).raw();
   const rows = run.rows[stream];
   const setup: StreamSetup = { stream, asOfYear: run.asOfYear, loadedAt: run.loadedAt };
-  const seen = new Map<string, number>();
-  const take = (line: number, item: Prepared) => {
-    result.read++;
-    if (typeof item === 'string') {
-      result.invalid++;
-      run.report({ file: file.path, line, reason: item });
-      return;
-    }
+  const check = lineChecker(file.path, result, run.report);
+  const take = (line: number, prepared: Prepared) => {
+    const item = check(line, prepared);
+    if (!item) return;
     const id = item.values[0] as string;
-    const first = seen.get(id);
-    if (first !== undefined) {
-      result.duplicates++;
-      run.report({ file: file.path, line, reason: `duplicate id ${id} (first at line ${first})` });
-      return;
-    }
-    seen.set(id, line);
     const rowid = find.get(id) as number | undefined;
     const written = rowid ?? run.next[stream]++;
     if (stream === 'businesses') run.touched.businessRowids.add(written);

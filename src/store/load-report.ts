@@ -1,5 +1,6 @@
 /** What a load takes (options) and gives back (its report, its progress events, its bad lines). */
 import type { StreamName } from '../snapshot/files.js';
+import type { Prepared } from './load-worker.js';
 
 export interface LoadIssue {
   file: string;
@@ -14,6 +15,36 @@ export interface StreamReport {
   loaded: number;
   invalid: number;
   duplicates: number;
+}
+
+/**
+ * Takes a file's prepared lines in order, counting them in `counts`: a refused line and a repeated id
+ * are counted and reported (a repeat with the line of the id's first use) and give `undefined`; any
+ * other line gives its prepared row. A load and a delta report bad lines in the same words.
+ */
+export function lineChecker(
+  file: string,
+  counts: { read: number; invalid: number; duplicates: number },
+  report: (issue: LoadIssue) => void,
+): (line: number, item: Prepared) => Exclude<Prepared, string> | undefined {
+  const seen = new Map<string, number>();
+  return (line, item) => {
+    counts.read++;
+    if (typeof item === 'string') {
+      counts.invalid++;
+      report({ file, line, reason: item });
+      return undefined;
+    }
+    const id = item.values[0] as string;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      counts.duplicates++;
+      report({ file, line, reason: `duplicate id ${id} (first at line ${first})` });
+      return undefined;
+    }
+    seen.set(id, line);
+    return item;
+  };
 }
 
 export interface LoadReport {

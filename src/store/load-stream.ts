@@ -17,7 +17,7 @@ import { preparer, type Prepared, type StreamSetup } from './load-worker.js';
 import { hasInlineId, type Db } from './open.js';
 import type { TABLE_INDEXES } from './schema.js';
 import { createIndexes, dropIndexes, recreateTableSql } from './schema.js';
-import type { LoadIssue, LoadOptions, StreamReport } from './load-report.js';
+import { lineChecker, type LoadIssue, type LoadOptions, type StreamReport } from './load-report.js';
 import { clearStreamSql } from './sql/load.js';
 
 export interface StreamContext {
@@ -67,22 +67,10 @@ export async function loadStream(
     companies: file.stream === 'prospects' ? companyRows(db) : undefined,
   };
   const insert = inserter(db, file.stream);
-  const seen = new Map<string, number>();
-  const take = (line: number, item: Prepared) => {
-    result.read++;
-    if (typeof item === 'string') {
-      result.invalid++;
-      ctx.report({ file: file.path, line, reason: item });
-      return;
-    }
-    const id = item.values[0] as string;
-    const first = seen.get(id);
-    if (first !== undefined) {
-      result.duplicates++;
-      ctx.report({ file: file.path, line, reason: `duplicate id ${id} (first at line ${first})` });
-      return;
-    }
-    seen.set(id, line);
+  const check = lineChecker(file.path, result, ctx.report);
+  const take = (line: number, prepared: Prepared) => {
+    const item = check(line, prepared);
+    if (!item) return;
     const rowid = insert.add(item.values);
     if (ctx.keys) addKeys(ctx.keys, item.keys, rowid);
     result.loaded++;

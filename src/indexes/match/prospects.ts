@@ -321,16 +321,17 @@ function carriedKeyTables(
     return [base.byEmail, base.byPhone, base.byLinkedin].map((lookup, k): KeyLookup => {
       const parts = lookup instanceof KeyShards ? lookup.parts() : lookup instanceof KeyIndex ? [lookup] : [];
       if (parts.length === 0) throw new Error('match.prospects: a key table of another shape');
+      // The keys of this kind the delta wrote, at their rows' positions.
+      const addedKeys: string[] = [];
+      const addedPositions: number[] = [];
+      for (let i = 0; i < keys.length; i++) {
+        const pos = kinds[i] === k ? (positionOfRowid[rows[i] as number] ?? -1) : -1;
+        if (pos < 0) continue;
+        addedKeys.push(keys[i] as string);
+        addedPositions.push(pos);
+      }
       // A saved table is in shards: each is carried on its own, and saved again as it is.
       if (parts.length > 1) {
-        const addedKeys: string[] = [];
-        const addedPositions: number[] = [];
-        for (let i = 0; i < keys.length; i++) {
-          const pos = kinds[i] === k ? (positionOfRowid[rows[i] as number] ?? -1) : -1;
-          if (pos < 0) continue;
-          addedKeys.push(keys[i] as string);
-          addedPositions.push(pos);
-        }
         const sharded = carryShards(parts, moved, addedKeys, addedPositions);
         if (sharded) return sharded;
       }
@@ -342,10 +343,7 @@ function carriedKeyTables(
       }
       const target = new KeyIndexBuilder(expectedKeys, expectedUnits);
       for (const part of parts) part.carryInto(target, moved);
-      for (let i = 0; i < keys.length; i++) {
-        const pos = kinds[i] === k ? (positionOfRowid[rows[i] as number] ?? -1) : -1;
-        if (pos >= 0) target.add(keys[i] as string, pos);
-      }
+      for (let i = 0; i < addedKeys.length; i++) target.add(addedKeys[i]!, addedPositions[i]!);
       return target.finish(true);
     }) as KeyTables;
   } catch {
