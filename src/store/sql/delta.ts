@@ -40,7 +40,7 @@ export const DELTA_SQL = {
    */
   withoutEmployer:
     'SELECT rowid, business_id FROM prospects WHERE business_rowid IS NULL AND business_id IS NOT NULL',
-  prospectDoc: 'SELECT business_id, wire, rest FROM prospects WHERE rowid = ?',
+  prospectDoc: 'SELECT business_id, business_rowid, wire, rest FROM prospects WHERE rowid = ?',
   /** When the `as_of` year changes, every age bucket moves: `age_bucket` is `derive.ts`' `ageBucket`. */
   businessAges: 'UPDATE businesses SET age = age_bucket(founded_year, ?)',
 } as const;

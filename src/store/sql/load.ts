@@ -12,9 +12,9 @@ export const LOAD_SQL = {
   city_region_country AS company_city_region_country, naics AS company_naics, is_public AS company_is_public,
   has_website AS company_has_website FROM businesses`,
   /** A prospect's employer (its company columns are the business's, joined by this rowid). */
-  updateProspectCompany: 'UPDATE prospects SET business_rowid = ? WHERE rowid = ?',
+  updateProspectCompany: 'UPDATE prospects SET business_rowid = ?, wire = ? WHERE rowid = ?',
   updateProspectWire: 'UPDATE prospects SET wire = ? WHERE rowid = ?',
-  prospectDocs: 'SELECT rowid, business_id, wire, rest FROM prospects',
+  prospectDocs: 'SELECT rowid, business_id, business_rowid, wire, rest FROM prospects',
   /** `load-keys.ts`: what a prospect's exact match keys are derived from. */
   prospectKeySources: 'SELECT rowid, linkedin_slug, wire, rest FROM prospects ORDER BY rowid',
 } as const;
