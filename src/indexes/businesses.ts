@@ -34,25 +34,29 @@ export const INTENT_RANK: Readonly<Record<IntentLevel, number>> = {
 const SIZE_ID = new Map<string, number>(COMPANY_SIZES.map((s, i) => [s, i + 1]));
 const REVENUE_ID = new Map<string, number>(COMPANY_REVENUES.map((s, i) => [s, i + 1]));
 
-interface Row {
-  rowid: number;
-  name: string;
-  name_key: string;
-  country_code: string | null;
-  region_country_code: string | null;
-  city_name: string | null;
-  city_region: string | null;
-  city_region_country: string | null;
-  size: string | null;
-  revenue: string | null;
-  age: string | null;
-  locations: string | null;
-  naics: string | null;
-  is_public: number;
-  has_website: number;
-  facets: Buffer;
-  other_names: string | null;
-}
+/**
+ * A row of `SCAN_SQL.businesses`, read raw (an array: no object with named fields per row, ~0.3 s of a
+ * 1M-prospect load's 100k businesses).
+ */
+type Row = [
+  rowid: number,
+  name: string,
+  name_key: string,
+  country_code: string | null,
+  region_country_code: string | null,
+  city_name: string | null,
+  city_region: string | null,
+  city_region_country: string | null,
+  size: string | null,
+  revenue: string | null,
+  age: string | null,
+  locations: string | null,
+  naics: string | null,
+  is_public: number,
+  has_website: number,
+  facets: Buffer,
+  other_names: string | null,
+];
 
 /** Keys a `city_region_country` value can hit: the full label, and "city cc" without the region. */
 export function cityRegionCountryKeys(
@@ -120,7 +124,10 @@ function buildBusinessIndex(engine: Context): BusinessIndex {
   const changes = DELTA_CHANGES.businesses.take(db, getMeta(db, 'hash_businesses'));
   return (
     (changes && patchedBusinessIndex(engine, changes)) ??
-    scanBusinesses(db.prepare(SCAN_SQL.businesses).iterate() as IterableIterator<Row>, businessIndexSize(db))
+    scanBusinesses(
+      db.prepare(SCAN_SQL.businesses).raw().iterate() as IterableIterator<Row>,
+      businessIndexSize(db),
+    )
   );
 }
 
@@ -139,7 +146,7 @@ export function patchedBusinessIndex(engine: Context, changes: DeltaChanges): Bu
   const db = engine.db;
   const size = businessIndexSize(db);
   const rows = rowsToIndexAgain(Object.values(base.facets) as Facet[], base.size, changes.rows);
-  const row = db.prepare(SCAN_SQL.businessRow);
+  const row = db.prepare(SCAN_SQL.businessRow).raw();
   const changed = scanBusinesses(
     (function* () {
       for (const r of rows) {
@@ -210,29 +217,45 @@ function scanBusinesses(rows: Iterable<Row>, size: number): BusinessIndex {
     return ids;
   };
 
-  for (const r of rows) {
-    const row = r.rowid;
+  for (const [
+    row,
+    name,
+    nameKey,
+    countryCode,
+    regionCountryCode,
+    cityName,
+    cityRegion,
+    hqLabel,
+    companySize,
+    revenue,
+    age,
+    locationCount,
+    naics,
+    isPublicCompany,
+    hasSite,
+    blob,
+    otherNames,
+  ] of rows) {
     // The slim `facets` blob, not the full doc (which carries the large `enrichments` payloads).
     const [locations, google, linkedin, naicsText, techCategories, tech, keywords, intents] =
-      wireCodec.unpack(r.facets) as BusinessFacets;
+      wireCodec.unpack(blob) as BusinessFacets;
     all.add(row);
-    if (r.has_website) hasWebsite.add(row);
-    if (r.is_public) isPublic.add(row);
-    countryOf[row] = countryId(r.country_code);
-    regionOf[row] = regionId(r.region_country_code);
-    sizeOf[row] = (r.size && SIZE_ID.get(r.size)) || 0;
-    revenueOf[row] = (r.revenue && REVENUE_ID.get(r.revenue)) || 0;
+    if (hasSite) hasWebsite.add(row);
+    if (isPublicCompany) isPublic.add(row);
+    countryOf[row] = countryId(countryCode);
+    regionOf[row] = regionId(regionCountryCode);
+    sizeOf[row] = (companySize && SIZE_ID.get(companySize)) || 0;
+    revenueOf[row] = (revenue && REVENUE_ID.get(revenue)) || 0;
 
-    if (r.country_code) {
-      f.country.add(r.country_code, r.country_code, row);
-      f.countryOps.add(r.country_code, r.country_code, row);
+    if (countryCode) {
+      f.country.add(countryCode, countryCode, row);
+      f.countryOps.add(countryCode, countryCode, row);
     }
-    if (r.region_country_code) {
-      f.region.add(r.region_country_code, r.region_country_code, row);
-      f.regionOps.add(r.region_country_code, r.region_country_code, row);
+    if (regionCountryCode) {
+      f.region.add(regionCountryCode, regionCountryCode, row);
+      f.regionOps.add(regionCountryCode, regionCountryCode, row);
     }
-    const hqLabel = r.city_region_country;
-    for (const k of cityRegionCountryKeys(r.city_name, r.region_country_code, r.country_code, hqLabel)) {
+    for (const k of cityRegionCountryKeys(cityName, regionCountryCode, countryCode, hqLabel)) {
       f.cityRegionCountry.add(k, hqLabel ?? k, row);
       f.cityRegionCountryOps.add(k, hqLabel ?? k, row);
     }
@@ -244,25 +267,25 @@ function scanBusinesses(rows: Iterable<Row>, size: number): BusinessIndex {
         f.cityRegionCountryOps.add(k, label ?? k, row);
       }
     }
-    if (r.city_region) {
-      const k = fold(r.city_region);
-      if (k) f.cityRegion.add(k, r.city_region, row);
+    if (cityRegion) {
+      const k = fold(cityRegion);
+      if (k) f.cityRegion.add(k, cityRegion, row);
     }
-    if (r.size) f.size.add(r.size, r.size, row);
-    if (r.revenue) f.revenue.add(r.revenue, r.revenue, row);
-    if (r.age) f.age.add(r.age, r.age, row);
-    if (r.locations) f.locations.add(r.locations, r.locations, row);
+    if (companySize) f.size.add(companySize, companySize, row);
+    if (revenue) f.revenue.add(revenue, revenue, row);
+    if (age) f.age.add(age, age, row);
+    if (locationCount) f.locations.add(locationCount, locationCount, row);
     for (const id of texts(f.google, google, row)) googleOf.add(row, id);
     for (const id of texts(f.linkedin, linkedin, row)) linkedinOf.add(row, id);
-    for (const p of naicsPrefixes(r.naics)) f.naics.add(p, p, row);
-    if (r.naics) {
-      naicsOf[row] = Number(r.naics);
-      if (naicsText && !naicsDescription.has(r.naics)) naicsDescription.set(r.naics, naicsText);
+    for (const p of naicsPrefixes(naics)) f.naics.add(p, p, row);
+    if (naics) {
+      naicsOf[row] = Number(naics);
+      if (naicsText && !naicsDescription.has(naics)) naicsDescription.set(naics, naicsText);
     }
     texts(f.techCategory, techCategories, row);
     texts(f.tech, tech, row);
-    if (r.name_key) f.name.add(r.name_key, r.name, row);
-    for (const other of otherNamesOf(r.other_names)) {
+    if (nameKey) f.name.add(nameKey, name, row);
+    for (const other of otherNamesOf(otherNames)) {
       const k = companyKey(other);
       if (k) f.otherName.add(k, other, row);
     }
