@@ -24,25 +24,11 @@ import { DELTA_CHANGES, type DeltaChanges } from '../store/delta-changes.js';
 import { getMeta } from '../store/open.js';
 import { OTHER_NAMES_SCAN, SCAN_SQL } from '../store/sql/scans.js';
 import { otherNamesOf } from './match/other-names.js';
+import { ownString, prospectRows, type ProspectRow as Row } from './prospect-rows.js';
 
 export type { ProspectIndex } from './prospect-index.js';
 
 const DEPARTMENT_ID = new Map<string, number>(JOB_DEPARTMENTS.map((d, i) => [d, i + 1]));
-
-/** A row of `SCAN_SQL.prospects`, read raw (an array: no object with named fields per row). */
-type Row = [
-  rowid: number,
-  business_rowid: number | null,
-  country_code: string | null,
-  region_country_code: string | null,
-  job_title: string,
-  job_level: string | null,
-  job_department: string | null,
-  total_experience_months: number | null,
-  current_role_months: number | null,
-  has_email: number,
-  has_phone: number,
-];
 
 /** A row of `SCAN_SQL.employers`: a business's columns its prospects' filters read. */
 type Employer = [
@@ -158,14 +144,15 @@ function fullScan(db: Db): ProspectScan {
   >) {
     otherNames.set(rowid, otherNamePairs(column));
   }
-  // Each business's columns, by rowid, read once (see `SCAN_SQL.prospects`).
+  // Each business's columns, by rowid, read once (see `SCAN_SQL.prospectBlock`).
   const employers: Employer[] = [];
   for (const e of db.prepare(SCAN_SQL.employers).raw().iterate() as IterableIterator<Employer>) {
     employers[e[0]] = e;
   }
+  const size = prospectIndexSize(db);
   return {
-    size: prospectIndexSize(db),
-    rows: db.prepare(SCAN_SQL.prospects).raw().iterate() as IterableIterator<Row>,
+    size,
+    rows: prospectRows(db, size - 1),
     facets: facetReader(db),
     employer: (rowid) => employers[rowid],
     otherNames: (rowid) => otherNames.get(rowid),
@@ -273,17 +260,21 @@ function scanProspects(bi: BusinessIndex, scan: ProspectScan): ProspectIndex {
     companyName: new FacetBuilder(),
     companyOtherName: new FacetBuilder(),
   };
-  // Titles, skills and interests repeat across prospects: each distinct text is folded once.
-  const folded = new Map<string, string>();
+  // Titles, skills and interests repeat across prospects: each distinct text is folded once, and kept
+  // as a string of its own (the label a facet keeps must not hold a block of `prospectRows`).
+  const folded = new Map<string, readonly [key: string, label: string]>();
   const fold = (v: string) => {
     let k = folded.get(v);
-    if (k === undefined) folded.set(v, (k = foldText(v)));
+    if (k === undefined) {
+      const own = ownString(v);
+      folded.set(own, (k = [foldText(own), own]));
+    }
     return k;
   };
   const texts = (b: FacetBuilder, values: readonly string[] | undefined, row: number) => {
     for (const v of values ?? []) {
-      const k = fold(v);
-      if (k) b.add(k, v, row);
+      const [k, label] = fold(v);
+      if (k) b.add(k, label, row);
     }
   };
   /** The postings of the values `csr` gives business `business` (its categories) in facet `b`. */
@@ -389,8 +380,8 @@ function scanProspects(bi: BusinessIndex, scan: ProspectScan): ProspectIndex {
     if (job_department) f.jobDepartment.add(job_department, job_department, row);
     for (const d of departments) f.jobDepartment.add(d, d, row);
     if (job_title) {
-      const k = fold(job_title);
-      if (k) f.jobTitle.add(k, job_title, row);
+      const [k, label] = fold(job_title);
+      if (k) f.jobTitle.add(k, label, row);
     }
     texts(f.skills, skills, row);
     texts(f.interests, interests, row);
@@ -423,7 +414,7 @@ const FACET_ROWS = 4096;
 
 /**
  * The `facets` blob of each prospect, asked for in ascending rowid order, every stored row in turn (as
- * `SCAN_SQL.prospects` steps them): read `rows` rowids at a time (`SCAN_SQL.prospectFacets`) and
+ * `prospectRows` gives them): read `rows` rowids at a time (`SCAN_SQL.prospectFacets`) and
  * handed out as views of that range's bytes. `null` for a row without one.
  */
 export function facetReader(db: Context['db'], rows = FACET_ROWS): (row: number) => Buffer | null {

@@ -6,6 +6,25 @@ const BUSINESS_FILTER_COLUMNS = `rowid, name, name_key, country_code, region_cou
 /** A prospect's filter columns, as `indexes/prospects.ts` reads them (its `Row`). */
 const PROSPECT_FILTER_COLUMNS = `rowid, business_rowid, country_code, region_country_code, job_title, job_level,
        job_department, total_experience_months, current_role_months, has_email, has_phone`;
+/**
+ * The same columns as one text per row (`prospectBlock`): a text column as 'v' and its value, an integer
+ * as written, null as nothing, separated by U+001F (`indexes/prospect-rows.ts` reads them back).
+ */
+const PROSPECT_FILTER_TEXT = [
+  'rowid',
+  'business_rowid',
+  "'v' || country_code",
+  "'v' || region_country_code",
+  "'v' || job_title",
+  "'v' || job_level",
+  "'v' || job_department",
+  'total_experience_months',
+  'current_role_months',
+  'has_email',
+  'has_phone',
+]
+  .map((c) => `coalesce(${c}, '')`)
+  .join(' || char(31) || ');
 /** The columns a prospect's filters read from its employer (`Employer` in `indexes/prospects.ts`). */
 const EMPLOYER_COLUMNS = `rowid, name, name_key, size, revenue, age, locations, country_code, region_country_code,
        city_region_country, city_name, naics, is_public, has_website`;
@@ -25,12 +44,15 @@ export const SCAN_SQL = {
   /** `indexes/business-patch.ts`: the slim `facets` blob of one business. */
   businessFacets: 'SELECT facets FROM businesses WHERE rowid = ?',
   /**
-   * `indexes/prospects.ts`: the filter columns, in rowid order. Their employers' columns are read apart
-   * (`employers`) and joined in the builder: a `LEFT JOIN businesses` here looked up each prospect's
-   * business in its B-tree, and at 1M prospects that scan took 7.9–13.6 s against 2.8–3.2 s for the
-   * prospects alone.
+   * `indexes/prospect-rows.ts`: the filter columns of a rowid range as one text (`PROSPECT_FILTER_TEXT`
+   * per row, rows separated by U+001F too), and its row count; `prospectRange` the same rows as arrays.
+   * Their employers' columns are read apart (`employers`) and joined in the builder: a `LEFT JOIN
+   * businesses` here looked up each prospect's business in its B-tree, and at 1M prospects that scan
+   * took 7.9–13.6 s against 2.8–3.2 s for the prospects alone.
    */
-  prospects: `SELECT ${PROSPECT_FILTER_COLUMNS} FROM prospects ORDER BY rowid`,
+  prospectBlock: `SELECT count(*), group_concat(${PROSPECT_FILTER_TEXT}, char(31))
+       FROM prospects WHERE rowid BETWEEN ? AND ?`,
+  prospectRange: `SELECT ${PROSPECT_FILTER_COLUMNS} FROM prospects WHERE rowid BETWEEN ? AND ? ORDER BY rowid`,
   /**
    * `indexes/prospect-patch.ts`: one prospect's filter columns and its `facets` blob (the few rows a
    * delta changed, read by rowid).
