@@ -31,8 +31,11 @@ const row = fc.record({
   has_phone: fc.integer({ min: 0, max: 1 }),
 });
 
+/** The values of one generated row. */
+type RowInput = typeof row extends fc.Arbitrary<infer T> ? T : never;
+
 /** A `prospects` table holding `rows` at rowids spaced by their gaps; returns the largest rowid. */
-function tableOf(db: Database.Database, rows: fc.RecordValue<typeof row>[]): number {
+function tableOf(db: Database.Database, rows: RowInput[]): number {
   db.exec(PROSPECTS_TABLE);
   const insert = db.prepare(
     `INSERT INTO prospects (rowid, prospect_id, business_rowid, full_name, name_key, country_code,
@@ -101,7 +104,7 @@ describe('prospectRows', () => {
   });
 });
 
-const blank: fc.RecordValue<typeof row> = {
+const blank: RowInput = {
   gap: 1,
   business_rowid: null,
   country_code: null,
