@@ -9,7 +9,7 @@
  * records (in the delta's line order). Rowids say that order: a replaced row keeps its rowid, a new
  * one is numbered after the base's last (never reusing a deleted one).
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { EngineError } from '../errors.js';
 import { resolveDelta, type DeletionsFile } from '../snapshot/delta.js';
 import { STREAMS, type StreamFile, type StreamFormat, type StreamName } from '../snapshot/files.js';
@@ -261,11 +261,16 @@ async function* batchesOf(
   }
 }
 
+/** Records the SHA-256 of a file read whole (`hash`) among the delta's digests, by the file's name. */
+function addDigest(run: Run, path: string, hash: Hash): void {
+  run.digests.push(`${path.slice(path.lastIndexOf('/') + 1)}:${hash.digest('hex')}`);
+}
+
 /** The lines of a delta file in batches, hashed as they are read. */
 async function* linesOf(run: Run, path: string, format: StreamFormat): AsyncGenerator<RawRecord[]> {
   const hash = createHash('sha256');
   yield* batchesOf(path, format, (chunk) => hash.update(chunk));
-  run.digests.push(`${path.slice(path.lastIndexOf('/') + 1)}:${hash.digest('hex')}`);
+  addDigest(run, path, hash);
 }
 
 const newFileReport = (stream: DeltaStreamReport['stream'], file: string): DeltaStreamReport => ({
@@ -338,7 +343,7 @@ async function upsertStream(
         for (let i = 0; i < batch.items.length; i++) take(batch.lines[i]!, batch.items[i]!);
       },
     );
-    run.digests.push(`${file.path.slice(file.path.lastIndexOf('/') + 1)}:${hash.digest('hex')}`);
+    addDigest(run, file.path, hash);
     return result;
   }
   const shared = stream === 'prospects' ? undefined : preparer(setup);
